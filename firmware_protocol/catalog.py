@@ -1,0 +1,223 @@
+"""The message catalog: every command, reply and event with its id, direction and fields.
+
+A message on the wire is its one-byte id followed by its fields, in order, little-endian,
+with no padding (see PROTOCOL.md). In Python a message is a :class:`Message`: a name from
+the hardware vocabulary and a dict of plain values.
+
+Decoding never raises: an unknown id or a malformed payload comes back as a
+:class:`ProtocolError`, which the link reports to the other side and its user.
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+PROTOCOL_VERSION = 1
+
+HOST_TO_TABLE = "command"
+TABLE_TO_HOST = "table"  # replies and events
+
+# Wire types. Lists and strings carry a one-byte count first, so every payload is
+# bounded by the frame size and a small MCU can decode it with no dynamic memory.
+_SCALARS = {"u8": "<B", "u16": "<H", "u32": "<I", "i32": "<i", "bool": "<?"}
+_LISTS = {"u8[]": "<B", "i32[]": "<i"}
+TYPES = (*_SCALARS, *_LISTS, "str")
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: str
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Spec:
+    id: int
+    name: str
+    direction: str
+    kind: str  # "command", "reply" or "event"
+    fields: tuple[Field, ...] = ()
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class Message:
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.args[key]
+
+
+@dataclass(frozen=True)
+class ProtocolError:
+    """A payload the catalog could not decode; reported, never raised."""
+
+    msg_id: int
+    reason: str
+
+
+def _f(name: str, type_: str, doc: str = "") -> Field:
+    return Field(name, type_, doc)
+
+
+# Set locations reported by get_status (PROTOCOL.md "Tile sets").
+SET_LOCATIONS = ("unknown", "on_table", "collected", "shuffling", "stacked", "raising")
+BUTTONS = ("start", "dice", "hand_end", "riichi", "ok", "pause")
+DISPLAY_MODES = ("score", "difference", "rank")
+OPERATIONS = (
+    "idle", "collect_tiles", "shuffle", "raise_walls", "roll_dice",
+    "separate_dead_wall", "flip_dora", "set_wind_marker",
+)
+
+_SPECS: tuple[Spec, ...] = (
+    # --- commands, host -> table (0x10-0x3f) ---
+    Spec(0x10, "identify", HOST_TO_TABLE, "command", (_f("protocol_version", "u8"),),
+         "Start a session. Reply: identity."),
+    Spec(0x11, "heartbeat", HOST_TO_TABLE, "command", (), "Keep the watchdog fed. Reply: ok."),
+    Spec(0x12, "get_status", HOST_TO_TABLE, "command", (), "Reply: status."),
+    Spec(0x13, "configure", HOST_TO_TABLE, "command",
+         (_f("players", "u8"), _f("tiles", "u16"), _f("stacks", "u8[]", "stacks per side, seat 0 first")),
+         "Select the tile set geometry for the game. Reply: ok or rejected."),
+    Spec(0x14, "collect_tiles", HOST_TO_TABLE, "command", (),
+         "Open the centre, take the played tiles in, close. Ends with tiles_collected."),
+    Spec(0x15, "shuffle", HOST_TO_TABLE, "command", (),
+         "Shuffle and stack the collected set inside. Ends with shuffle_done."),
+    Spec(0x16, "raise_walls", HOST_TO_TABLE, "command", (), "Raise the stacked set. Ends with walls_raised."),
+    Spec(0x17, "roll_dice", HOST_TO_TABLE, "command", (_f("count", "u8", "number of dice"),),
+         "Ends with dice_rolled."),
+    Spec(0x18, "separate_dead_wall", HOST_TO_TABLE, "command",
+         (_f("breaker", "u8", "seat"), _f("position", "u8", "break after this stack, counted from the right"),
+          _f("length", "u8", "dead wall stacks")),
+         "Ends with dead_wall_separated."),
+    Spec(0x19, "flip_dora", HOST_TO_TABLE, "command", (_f("seat", "u8"), _f("stack", "u8")),
+         "Turn the top tile of the stack face up. Ends with dora_flipped."),
+    Spec(0x1A, "show_scores", HOST_TO_TABLE, "command",
+         (_f("scores", "i32[]", "per seat"), _f("mode", "u8", "0 score, 1 difference, 2 rank"),
+          _f("dealer", "u8", "seat")),
+         "Seat displays. Reply: ok."),
+    Spec(0x1B, "show_round", HOST_TO_TABLE, "command",
+         (_f("wind", "u8", "prevailing wind 0-3"), _f("hand", "u8", "1-4"), _f("honba", "u8"),
+          _f("riichi_sticks", "u8")),
+         "Centre display. Reply: ok."),
+    Spec(0x1C, "set_wind_marker", HOST_TO_TABLE, "command", (_f("wind", "u8"), _f("seat", "u8")),
+         "Ends with wind_marker_set."),
+    Spec(0x1D, "set_dealer_lamp", HOST_TO_TABLE, "command", (_f("seat", "u8"),), "Reply: ok."),
+    Spec(0x1E, "show_error", HOST_TO_TABLE, "command", (_f("code", "u16"), _f("seats", "u8", "bit mask, 0 = all")),
+         "Reply: ok."),
+    Spec(0x1F, "stop", HOST_TO_TABLE, "command", (), "Stop all motion now. Reply: ok."),
+    Spec(0x20, "resume", HOST_TO_TABLE, "command", (), "Clear a stop or fault. Reply: ok or rejected."),
+    Spec(0x21, "show_text", HOST_TO_TABLE, "command", (_f("seats", "u8", "bit mask, 0 = centre"), _f("text", "str")),
+         "Free text on displays (waiting, dora position, final standings). Reply: ok."),
+    # --- replies, table -> host (0x40-0x4f): exactly one per command, in command order ---
+    Spec(0x40, "ok", TABLE_TO_HOST, "reply", (), "Command accepted (a long operation has started)."),
+    Spec(0x41, "rejected", TABLE_TO_HOST, "reply", (_f("code", "u16"), _f("detail", "str")),
+         "Command refused; nothing was done."),
+    Spec(0x42, "identity", TABLE_TO_HOST, "reply",
+         (_f("protocol_version", "u8"), _f("firmware", "str"), _f("model", "str"), _f("boot_id", "u32"),
+          _f("tiles", "u16"), _f("stacks", "u8[]"), _f("tile_sets", "u8"), _f("dice", "u8", "number of dice"),
+          _f("dead_wall_separator", "bool"), _f("dora_flipper", "bool"), _f("seat_displays", "bool"),
+          _f("centre_display", "bool"), _f("wind_marker", "u8", "0 none, 1 lamp, 2 motorised"),
+          _f("seat_buttons", "bool"), _f("heartbeat_timeout_ms", "u16"), _f("frame_size", "u8"),
+          _f("receive_window", "u8")),
+         "Capabilities."),
+    Spec(0x43, "status", TABLE_TO_HOST, "reply",
+         (_f("boot_id", "u32"), _f("operation", "u8", "index in OPERATIONS"), _f("fault", "u16", "0 = none"),
+          _f("stopped", "bool"), _f("centre_open", "bool"), _f("sets", "u8[]", "location per tile set"),
+          _f("walls_up", "bool"), _f("dead_wall_separated", "bool"), _f("dora_flipped", "u8"),
+          _f("wind", "u8"), _f("wind_seat", "u8"), _f("dealer_lamp", "u8"), _f("lid_open", "bool")),
+         "State for reconciliation after a reconnect."),
+    # --- events, table -> host (0x50-0x7f) ---
+    Spec(0x50, "tiles_collected", TABLE_TO_HOST, "event", (_f("count", "u16"),)),
+    Spec(0x51, "shuffle_done", TABLE_TO_HOST, "event", (_f("count", "u16"),)),
+    Spec(0x52, "walls_raised", TABLE_TO_HOST, "event", ()),
+    Spec(0x53, "dice_rolled", TABLE_TO_HOST, "event", (_f("values", "u8[]"),)),
+    Spec(0x54, "dead_wall_separated", TABLE_TO_HOST, "event", ()),
+    Spec(0x55, "dora_flipped", TABLE_TO_HOST, "event", (_f("seat", "u8"), _f("stack", "u8"))),
+    Spec(0x56, "wind_marker_set", TABLE_TO_HOST, "event", (_f("wind", "u8"), _f("seat", "u8"))),
+    Spec(0x57, "button", TABLE_TO_HOST, "event", (_f("seat", "u8"), _f("name", "u8", "index in BUTTONS"))),
+    Spec(0x58, "fault", TABLE_TO_HOST, "event",
+         (_f("code", "u16"), _f("subsystem", "u8"), _f("sensor", "u8"), _f("expected", "u16"),
+          _f("counted", "u16")),
+         "Motion has stopped. Fields beyond code are 0 where they do not apply."),
+    Spec(0x59, "booted", TABLE_TO_HOST, "event", (_f("boot_id", "u32"),)),
+)
+
+BY_NAME: dict[str, Spec] = {s.name: s for s in _SPECS}
+BY_ID: dict[int, Spec] = {s.id: s for s in _SPECS}
+COMMANDS = tuple(s.name for s in _SPECS if s.kind == "command")
+REPLIES = tuple(s.name for s in _SPECS if s.kind == "reply")
+EVENTS = tuple(s.name for s in _SPECS if s.kind == "event")
+
+
+class EncodeError(ValueError):
+    """A message the sender built wrongly: a programming error, raised at once."""
+
+
+def encode_message(msg: Message) -> tuple[int, bytes]:
+    """Return (message id, payload bytes)."""
+    spec = BY_NAME.get(msg.name)
+    if spec is None:
+        raise EncodeError(f"unknown message {msg.name!r}")
+    extra = set(msg.args) - {f.name for f in spec.fields}
+    if extra:
+        raise EncodeError(f"{msg.name}: unknown fields {sorted(extra)}")
+    out = bytearray()
+    for f in spec.fields:
+        if f.name not in msg.args:
+            raise EncodeError(f"{msg.name}: missing field {f.name!r}")
+        try:
+            _encode_field(out, f.type, msg.args[f.name])
+        except (struct.error, TypeError, ValueError, UnicodeEncodeError) as exc:
+            raise EncodeError(f"{msg.name}.{f.name}={msg.args[f.name]!r}: {exc}") from None
+    return spec.id, bytes(out)
+
+
+def _encode_field(out: bytearray, type_: str, value: Any) -> None:
+    if type_ in _SCALARS:
+        out += struct.pack(_SCALARS[type_], value)
+    elif type_ in _LISTS:
+        out += struct.pack("<B", len(value))
+        for item in value:
+            out += struct.pack(_LISTS[type_], item)
+    else:
+        data = value.encode("utf-8")
+        out += struct.pack("<B", len(data)) + data
+
+
+def decode_message(msg_id: int, payload: bytes) -> Message | ProtocolError:
+    spec = BY_ID.get(msg_id)
+    if spec is None:
+        return ProtocolError(msg_id, f"unknown message id 0x{msg_id:02x}")
+    args: dict[str, Any] = {}
+    pos = 0
+    try:
+        for f in spec.fields:
+            args[f.name], pos = _decode_field(payload, pos, f.type)
+    except (struct.error, UnicodeDecodeError, IndexError):
+        return ProtocolError(msg_id, f"{spec.name}: payload too short or malformed at field {f.name!r}")
+    if pos != len(payload):
+        return ProtocolError(msg_id, f"{spec.name}: {len(payload) - pos} unexpected trailing bytes")
+    return Message(spec.name, args)
+
+
+def _decode_field(data: bytes, pos: int, type_: str) -> tuple[Any, int]:
+    if type_ in _SCALARS:
+        fmt = _SCALARS[type_]
+        if type_ == "bool" and data[pos] > 1:
+            raise struct.error("bool out of range")
+        return struct.unpack_from(fmt, data, pos)[0], pos + struct.calcsize(fmt)
+    count = data[pos]
+    pos += 1
+    if type_ in _LISTS:
+        fmt = _LISTS[type_]
+        size = struct.calcsize(fmt)
+        if pos + count * size > len(data):
+            raise struct.error("list past end")
+        items = [struct.unpack_from(fmt, data, pos + i * size)[0] for i in range(count)]
+        return items, pos + count * size
+    if pos + count > len(data):
+        raise struct.error("string past end")
+    return data[pos:pos + count].decode("utf-8"), pos + count
