@@ -1,0 +1,294 @@
+"""Crash-safe game state in SQLite.
+
+Every change is one transaction on a WAL database with ``synchronous=FULL``: when a
+method returns, the change survives a power cut; when the process dies inside one, the
+change is absent as a whole. Restarting the controller reads :meth:`Store.active_game`
+and resumes exactly where it was.
+
+The store knows no game logic. It keeps, per game, the rules snapshot, the current
+``GameState`` (as a dict), the machine's step and the hand in progress, and one record
+per committed hand keyed by the hand's sequence number, which is what makes a result
+submitted twice count once.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE games (
+    id          INTEGER PRIMARY KEY,
+    ruleset     TEXT NOT NULL,
+    rules       TEXT NOT NULL,
+    state       TEXT NOT NULL,
+    step        TEXT NOT NULL DEFAULT '',
+    hand        TEXT NOT NULL DEFAULT '{}',
+    status      TEXT NOT NULL CHECK (status IN ('active', 'finished', 'abandoned')),
+    final       TEXT,
+    started_at  TEXT NOT NULL,
+    ended_at    TEXT
+);
+-- At most one game is being played on a table.
+CREATE UNIQUE INDEX one_active_game ON games(status) WHERE status = 'active';
+CREATE TABLE hands (
+    game_id      INTEGER NOT NULL REFERENCES games(id),
+    seq          INTEGER NOT NULL,
+    record       TEXT NOT NULL,
+    committed_at TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class Game:
+    id: int
+    ruleset: str
+    rules: dict
+    state: dict
+    step: str
+    hand: dict
+    status: str
+    started_at: str
+    ended_at: str | None
+    final: dict | None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class Store:
+    """The table's state database at ``path``; created when missing (``create=True``)."""
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        self._check_path(create)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the state database {self.path}: {exc}") from None
+        try:
+            self._db.execute("PRAGMA busy_timeout = 5000")
+            self._db.execute("PRAGMA journal_mode = WAL")
+            self._db.execute("PRAGMA synchronous = FULL")
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+            self._check_integrity()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise self._unusable(exc) from None
+        except StoreError:
+            self._db.close()
+            raise
+
+    # -- opening -------------------------------------------------------------------
+
+    def _check_path(self, create: bool) -> None:
+        if self.path.is_dir():
+            raise StoreError(f"the state database path {self.path} is a folder; give a file name")
+        if not self.path.parent.is_dir():
+            raise StoreError(
+                f"the folder of the state database {self.path} does not exist; "
+                f"create {self.path.parent} or change the database path in the table config"
+            )
+        if not create and not self.path.exists():
+            raise StoreError(f"no state database at {self.path}: check the path (the controller creates it on its first run)")
+
+    def _unusable(self, exc: sqlite3.DatabaseError) -> StoreError:
+        if isinstance(exc, sqlite3.OperationalError):  # busy, disk full, read-only: not damage
+            return StoreError(f"cannot use the state database {self.path}: {exc}")
+        return StoreError(
+            f"the state database {self.path} is unreadable ({exc}); it is damaged or not an mjtable "
+            f"database. Keep it for inspection, restore a backup or move it aside to start a new one"
+        )
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the state database {self.path} has schema version {version}, newer than this mjtable "
+                f"understands ({SCHEMA_VERSION}); upgrade mjtable or use another database file"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+        if tables:
+            raise StoreError(
+                f"{self.path} is an SQLite database but not an mjtable state database; "
+                f"refusing to change it. Point the table config at another file"
+            )
+        self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+
+    def _check_integrity(self) -> None:
+        # Damage found now is a clear message at start-up, not a failed commit mid-game.
+        problem = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            raise self._unusable(sqlite3.DatabaseError(" ".join(problem.split())))
+
+    # -- plumbing ------------------------------------------------------------------
+
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self)
+
+    def _query(self, sql: str, params: tuple = ()) -> list[sqlite3.Row]:
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise self._unusable(exc) from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- games ---------------------------------------------------------------------
+
+    _GAME_COLUMNS = "id, ruleset, rules, state, step, hand, status, started_at, ended_at, final"
+
+    @staticmethod
+    def _game(row: tuple) -> Game:
+        gid, ruleset, rules, state, step, hand, status, started, ended, final = row
+        return Game(
+            id=gid, ruleset=ruleset, rules=json.loads(rules), state=json.loads(state), step=step,
+            hand=json.loads(hand), status=status, started_at=started, ended_at=ended,
+            final=json.loads(final) if final is not None else None,
+        )
+
+    def active_game(self) -> Game | None:
+        """The game to resume after a restart, or None."""
+        rows = self._query(f"SELECT {self._GAME_COLUMNS} FROM games WHERE status = 'active'")
+        return self._game(rows[0]) if rows else None
+
+    def game(self, game_id: int) -> Game:
+        rows = self._query(f"SELECT {self._GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise StoreError(f"no game {game_id} in {self.path}")
+        return self._game(rows[0])
+
+    def latest_game(self) -> Game | None:
+        rows = self._query(f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1")
+        return self._game(rows[0]) if rows else None
+
+    def games(self) -> list[Game]:
+        """Every game, oldest first."""
+        return [self._game(r) for r in self._query(f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id")]
+
+    def new_game(self, ruleset: str, rules: dict, state: dict, *, step: str = "", hand: dict | None = None) -> int:
+        """Start a game; refused while another game is active (abandon or finish it first)."""
+        with self._transaction() as db:
+            active = db.execute("SELECT id FROM games WHERE status = 'active'").fetchone()
+            if active:
+                raise StoreError(f"game {active[0]} is still active; finish or abandon it before starting another")
+            cur = db.execute(
+                "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at) VALUES (?, ?, ?, ?, ?, 'active', ?)",
+                (ruleset, _dump(rules), _dump(state), step, _dump(hand or {}), _now()),
+            )
+            return int(cur.lastrowid)
+
+    def save_step(self, game_id: int, step: str, hand: dict) -> None:
+        """Record where the machine is within the hand (one transaction)."""
+        with self._transaction() as db:
+            self._require_active(db, game_id)
+            db.execute("UPDATE games SET step = ?, hand = ? WHERE id = ?", (step, _dump(hand), game_id))
+
+    def commit_hand(
+        self, game_id: int, seq: int, record: dict, state: dict, *, step: str | None = None, hand: dict | None = None
+    ) -> bool:
+        """Store hand ``seq``'s record and the state after it, atomically.
+
+        Returns False, writing nothing, when hand ``seq`` was already committed: a
+        result submitted twice is applied once. ``step``/``hand``, when given, move the
+        machine on in the same transaction.
+        """
+        with self._transaction() as db:
+            self._require_active(db, game_id)
+            cur = db.execute(
+                "INSERT OR IGNORE INTO hands (game_id, seq, record, committed_at) VALUES (?, ?, ?, ?)",
+                (game_id, seq, _dump(record), _now()),
+            )
+            if cur.rowcount == 0:
+                return False
+            db.execute("UPDATE games SET state = ? WHERE id = ?", (_dump(state), game_id))
+            if step is not None:
+                db.execute("UPDATE games SET step = ?, hand = ? WHERE id = ?", (step, _dump(hand or {}), game_id))
+            return True
+
+    def finish_game(self, game_id: int, final: dict) -> None:
+        """Close the game with its final standings."""
+        self._end(game_id, "finished", final)
+
+    def abandon_game(self, game_id: int) -> None:
+        """Close the game without standings; its hands stay in the journal."""
+        self._end(game_id, "abandoned", None)
+
+    def _end(self, game_id: int, status: str, final: dict | None) -> None:
+        with self._transaction() as db:
+            self._require_active(db, game_id)
+            db.execute(
+                "UPDATE games SET status = ?, final = ?, ended_at = ? WHERE id = ?",
+                (status, None if final is None else _dump(final), _now(), game_id),
+            )
+
+    def _require_active(self, db: sqlite3.Connection, game_id: int) -> None:
+        row = db.execute("SELECT status FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise StoreError(f"no game {game_id} in {self.path}")
+        if row[0] != "active":
+            raise StoreError(f"game {game_id} is {row[0]}; it cannot change any more")
+
+    # -- hands ---------------------------------------------------------------------
+
+    def hands(self, game_id: int) -> list[dict]:
+        """The committed hand records of a game, in hand order."""
+        rows = self._query("SELECT record FROM hands WHERE game_id = ? ORDER BY seq", (game_id,))
+        return [json.loads(r[0]) for r in rows]
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any exception.
+
+    IMMEDIATE takes the write lock up front, so a check-then-write (duplicate hand,
+    active game) cannot race another writer.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __enter__(self) -> sqlite3.Connection:
+        try:
+            self._store._db.execute("BEGIN IMMEDIATE")
+        except sqlite3.DatabaseError as exc:
+            raise self._store._unusable(exc) from None
+        return self._store._db
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        db = self._store._db
+        if exc_type is None:
+            try:
+                db.execute("COMMIT")
+                return
+            except sqlite3.DatabaseError as commit_exc:
+                exc = commit_exc
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.DatabaseError):
+            raise self._store._unusable(exc) from None
