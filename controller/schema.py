@@ -1,0 +1,340 @@
+"""A small strict YAML validator that reports every problem with its file and line.
+
+Configuration is written by hand, so a typo must not be silently ignored: unknown keys
+are errors, every scalar is type- and range-checked, and cross-field checks run once the
+fields are individually valid. All problems are collected and raised together as one
+``ConfigError`` whose ``str()`` is the message a user reads (no traceback).
+
+The YAML is composed (not constructed) with the safe loader so every value keeps its
+position; scalars are then built with PyYAML's safe constructor.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+import yaml
+from yaml.constructor import SafeConstructor
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+__all__ = [
+    "AnyOf", "Bool", "ConfigError", "Context", "Field", "Float", "INVALID", "Int", "Issue", "List",
+    "Map", "Nullable", "Schema", "Str", "Variant", "compose", "path_str", "validate_file", "validate_text",
+]
+
+Path_ = tuple  # a key path: ("dice", "throws") or ("limits", 2, "han")
+
+INT, FLOAT, BOOL, STR, NULL = (f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "str", "null"))
+
+
+class _Invalid:
+    """Marks a value that failed validation (its error is already recorded)."""
+
+    def __repr__(self) -> str:
+        return "INVALID"
+
+
+INVALID = _Invalid()
+
+
+@dataclass(frozen=True)
+class Issue:
+    file: str
+    line: int | None
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+
+
+class ConfigError(Exception):
+    """One or more configuration problems; ``str()`` lists them one per line."""
+
+    def __init__(self, issues: Iterable[Issue]):
+        self.issues = list(issues)
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        return "\n".join(str(i) for i in self.issues)
+
+
+def path_str(path: Path_) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+@dataclass
+class Context:
+    """Collects issues and remembers the line of every visited path (for cross-field checks)."""
+
+    file: str
+    issues: list[Issue] = field(default_factory=list)
+    lines: dict[Path_, int] = field(default_factory=dict)
+
+    def visit(self, path: Path_, node: Node) -> None:
+        self.lines.setdefault(path, node.start_mark.line + 1)
+
+    def line_of(self, path: Path_) -> int | None:
+        # The nearest recorded ancestor: a missing key is reported at its parent mapping.
+        for cut in range(len(path), -1, -1):
+            if path[:cut] in self.lines:
+                return self.lines[path[:cut]]
+        return None
+
+    def error(self, path: Path_, message: str, line: int | None = None) -> _Invalid:
+        self.issues.append(Issue(self.file, line or self.line_of(path), path_str(path), message))
+        return INVALID
+
+
+def show(node: Node) -> str:
+    """The bad value as the user wrote it."""
+    if isinstance(node, ScalarNode):
+        return "null" if node.tag == NULL else repr(node.value) if node.tag == STR else node.value
+    return "a mapping" if isinstance(node, MappingNode) else "a list"
+
+
+def _construct(node: ScalarNode) -> Any:
+    return SafeConstructor().construct_object(node)
+
+
+class Schema:
+    """Base: ``check`` returns the plain Python value or INVALID after recording an error."""
+
+    allowed = "a value"
+
+    def check(self, node: Node, path: Path_, ctx: Context) -> Any:
+        ctx.visit(path, node)
+        return self._check(node, path, ctx)
+
+    def _check(self, node: Node, path: Path_, ctx: Context) -> Any:
+        raise NotImplementedError
+
+    def fail(self, node: Node, path: Path_, ctx: Context, problem: str = "") -> _Invalid:
+        return ctx.error(path, f"{problem or 'got ' + show(node)}; allowed: {self.allowed}")
+
+
+def _range_text(kind: str, lo: float | None, hi: float | None) -> str:
+    if lo is not None and hi is not None:
+        return f"{kind} from {lo} to {hi}"
+    if lo is not None:
+        return f"{kind} ≥ {lo}"
+    return f"{kind} ≤ {hi}" if hi is not None else kind
+
+
+class _Number(Schema):
+    tags: tuple[str, ...] = ()
+    kind = ""
+
+    def __init__(self, min: float | None = None, max: float | None = None):
+        self.min, self.max = min, max
+        self.allowed = _range_text(self.kind, min, max)
+
+    def _check(self, node, path, ctx):
+        if not (isinstance(node, ScalarNode) and node.tag in self.tags):
+            return self.fail(node, path, ctx)
+        value = _construct(node)
+        if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+            return self.fail(node, path, ctx, f"{node.value} is out of range")
+        return value
+
+
+class Int(_Number):
+    tags, kind = (INT,), "an integer"
+
+
+class Float(_Number):
+    tags, kind = (INT, FLOAT), "a number"
+
+    def _check(self, node, path, ctx):
+        value = super()._check(node, path, ctx)
+        return value if value is INVALID else float(value)
+
+
+class Bool(Schema):
+    allowed = "true or false"
+
+    def _check(self, node, path, ctx):
+        if isinstance(node, ScalarNode) and node.tag == BOOL:
+            return _construct(node)
+        return self.fail(node, path, ctx)
+
+
+class Str(Schema):
+    def __init__(self, choices: Iterable[str] | None = None, what: str = "a string"):
+        self.choices = tuple(choices) if choices is not None else None
+        self.allowed = ", ".join(self.choices) if self.choices else what
+
+    def _check(self, node, path, ctx):
+        if not (isinstance(node, ScalarNode) and node.tag == STR and node.value):
+            return self.fail(node, path, ctx)
+        if self.choices is not None and node.value not in self.choices:
+            return self.fail(node, path, ctx, f"got {show(node)}{_did_you_mean(node.value, self.choices)}")
+        return node.value
+
+
+def _did_you_mean(word: str, options: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(options), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+class Nullable(Schema):
+    """``null`` (a disabled feature) or the inner schema."""
+
+    def __init__(self, inner: Schema):
+        self.inner = inner
+        self.allowed = f"null or {inner.allowed}"
+
+    def check(self, node, path, ctx):
+        if isinstance(node, ScalarNode) and node.tag == NULL:
+            ctx.visit(path, node)
+            return None
+        return self.inner.check(node, path, ctx)
+
+
+class AnyOf(Schema):
+    """The first alternative that accepts the value; otherwise one error listing them all."""
+
+    def __init__(self, *options: Schema):
+        self.options = options
+        self.allowed = " or ".join(o.allowed for o in options)
+
+    def _check(self, node, path, ctx):
+        for option in self.options:
+            scratch = Context(ctx.file)
+            value = option.check(node, path, scratch)
+            if not scratch.issues:
+                return value
+        return self.fail(node, path, ctx)
+
+
+class List(Schema):
+    def __init__(self, item: Schema, min_len: int = 0, max_len: int | None = None):
+        self.item, self.min_len, self.max_len = item, min_len, max_len
+        self.allowed = f"a list of {_range_text('', min_len, max_len).strip() or 'any number of'} items, each {item.allowed}"
+
+    def _check(self, node, path, ctx):
+        if not isinstance(node, SequenceNode):
+            return self.fail(node, path, ctx)
+        values = [self.item.check(child, path + (i,), ctx) for i, child in enumerate(node.value)]
+        n = len(values)
+        if n < self.min_len or (self.max_len is not None and n > self.max_len):
+            return self.fail(node, path, ctx, f"got {n} items")
+        return INVALID if any(v is INVALID for v in values) else values
+
+
+@dataclass(frozen=True)
+class Field:
+    schema: Schema
+    required: bool = True
+    default: Any = None
+
+
+Check = Callable[[dict, Path_, Context], None]
+
+
+class Map(Schema):
+    """A mapping with known keys. ``checks`` run on the whole valid mapping (cross-field rules)."""
+
+    def __init__(self, fields: dict[str, Field | Schema], checks: Iterable[Check] = (), what: str = "a mapping"):
+        self.fields = {k: f if isinstance(f, Field) else Field(f) for k, f in fields.items()}
+        self.checks = tuple(checks)
+        self.allowed = f"{what} with keys {', '.join(self.fields)}"
+
+    def _check(self, node, path, ctx):
+        if not isinstance(node, MappingNode):
+            return self.fail(node, path, ctx)
+        given = self._keys(node, path, ctx)
+        out, ok = {}, len(ctx.issues)
+        for key, spec in self.fields.items():
+            if key in given:
+                out[key] = spec.schema.check(given[key], path + (key,), ctx)
+            elif spec.required:
+                ctx.error(path, f"missing required key {key!r}")
+            else:
+                out[key] = spec.default
+        if len(ctx.issues) > ok or any(v is INVALID for v in out.values()):
+            return INVALID
+        for check in self.checks:
+            check(out, path, ctx)
+        return INVALID if len(ctx.issues) > ok else out
+
+    def _keys(self, node: MappingNode, path: Path_, ctx: Context) -> dict[str, Node]:
+        given: dict[str, Node] = {}
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, ScalarNode) else show(key_node)
+            line = key_node.start_mark.line + 1
+            if key not in self.fields:
+                ctx.error(path + (key,), f"unknown key {key!r}{_did_you_mean(key, self.fields)}; "
+                          f"allowed keys: {', '.join(self.fields)}", line)
+            elif key in given:
+                ctx.error(path + (key,), "duplicate key", line)
+            else:
+                ctx.lines[path + (key,)] = line
+                given[key] = value_node
+        return given
+
+
+class Variant(Schema):
+    """A mapping whose ``key`` (e.g. ``scheme``) chooses which Map validates the rest."""
+
+    def __init__(self, key: str, cases: dict[str, Map]):
+        self.key, self.cases = key, cases
+        self.allowed = f"a mapping with {key}: {' | '.join(cases)}"
+
+    def _check(self, node, path, ctx):
+        if not isinstance(node, MappingNode):
+            return self.fail(node, path, ctx)
+        chosen = next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == self.key), None)
+        if chosen is None:
+            return ctx.error(path, f"missing required key {self.key!r}; allowed: {' | '.join(self.cases)}")
+        name = Str(self.cases).check(chosen, path + (self.key,), ctx)
+        return INVALID if name is INVALID else self.cases[name].check(node, path, ctx)
+
+
+def compose(text: str, ctx: Context) -> Node | None:
+    """Parse YAML keeping positions; a syntax error becomes an issue."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        ctx.error((), f"not valid YAML: {exc.problem or exc.context}", mark.line + 1 if mark else None)
+        return None
+    except yaml.YAMLError as exc:
+        ctx.error((), f"not valid YAML: {exc}")
+        return None
+    if node is None:
+        ctx.error((), "the file is empty")
+    return node
+
+
+def validate_text(schema: Schema, text: str, file: str, checks: Iterable[Check] = ()) -> dict:
+    """Validate YAML text against ``schema``; raise ConfigError listing every problem."""
+    ctx = Context(file)
+    node = compose(text, ctx)
+    value = INVALID if node is None else schema.check(node, (), ctx)
+    if value is not INVALID:
+        for check in checks:
+            check(value, (), ctx)
+    if ctx.issues:
+        raise ConfigError(sorted(ctx.issues, key=lambda i: i.line or 0))
+    return value
+
+
+def read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError([Issue(str(path), None, "", f"cannot read the file: {exc.strerror or exc}")]) from None
+    except UnicodeDecodeError:
+        raise ConfigError([Issue(str(path), None, "", "not a UTF-8 text file")]) from None
+
+
+def validate_file(schema: Schema, path: Path | str, checks: Iterable[Check] = ()) -> dict:
+    path = Path(path)
+    return validate_text(schema, read_text(path), str(path), checks)
