@@ -1,0 +1,280 @@
+"""The table facade: one coroutine per hardware command, over the reliable link.
+
+Every command gets exactly one reply, in command order, so replies are matched to a FIFO
+of waiting futures. A long operation then ends with its completion event (one operation
+per subsystem, so completions are matched by event name) or with a `fault` event, which
+means the table stopped all motion: every operation still waiting fails with
+:class:`TableFault`. A lost link or an MCU reset fails them with :class:`LinkLost` /
+:class:`McuReset`; the state machine decides what to re-run.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_protocol.catalog import BUTTONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
+from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
+from firmware_protocol.endpoint import LinkEndpoint
+from firmware_protocol.link import Link
+
+Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the table
+
+COMPLETIONS = {
+    "collect_tiles": "tiles_collected",
+    "shuffle": "shuffle_done",
+    "raise_walls": "walls_raised",
+    "roll_dice": "dice_rolled",
+    "separate_dead_wall": "dead_wall_separated",
+    "flip_dora": "dora_flipped",
+    "set_wind_marker": "wind_marker_set",
+}
+
+
+class TableError(Exception):
+    """Base of everything the table facade raises."""
+
+
+class Rejected(TableError):
+    def __init__(self, command: str, code: int, detail: str) -> None:
+        super().__init__(f"{command} rejected: E{code} {describe(code)}{': ' + detail if detail else ''}")
+        self.command, self.code, self.detail = command, code, detail
+
+
+@dataclass(frozen=True)
+class Fault:
+    code: int
+    subsystem: str
+    sensor: str
+    expected: int
+    counted: int
+
+    @classmethod
+    def from_event(cls, msg: Message) -> "Fault":
+        return cls(msg["code"], _name(SUBSYSTEMS, msg["subsystem"]), _name(SENSORS, msg["sensor"]),
+                   msg["expected"], msg["counted"])
+
+    def describe(self) -> str:
+        text = f"E{self.code} {describe(self.code)}"
+        if self.sensor != "none":
+            text += f" at {self.sensor}"
+        if self.code == Code.TILE_COUNT:
+            text += f" (expected {self.expected}, counted {self.counted})"
+        return text
+
+
+class TableFault(TableError):
+    def __init__(self, fault: Fault) -> None:
+        super().__init__(fault.describe())
+        self.fault = fault
+
+
+class LinkLost(TableError):
+    pass
+
+
+class McuReset(TableError):
+    pass
+
+
+class Interrupted(TableError):
+    """The host stopped the table (pause) while an operation was running."""
+
+
+def _name(names: tuple[str, ...], index: int) -> str:
+    return names[index] if 0 <= index < len(names) else f"#{index}"
+
+
+class Table:
+    """Typed operations on one table; reconnects through `connector`."""
+
+    def __init__(self, connector: Connector, *, on_event: Callable[[str, Any], None] | None = None) -> None:
+        self._connector = connector
+        self._on_event = on_event or (lambda kind, value: None)
+        self._endpoint: LinkEndpoint | None = None
+        self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
+        self._completions: dict[str, asyncio.Future] = {}
+        self._heartbeat: asyncio.TimerHandle | None = None
+        self.identity: dict[str, Any] | None = None
+        self.boot_id: int | None = None
+
+    # ---- session ----
+    async def connect(self) -> dict[str, Any]:
+        """Open the transport, identify, and check the protocol version."""
+        self.close()
+        transport = await self._connector()
+        self._endpoint = LinkEndpoint(Link(role="host"), transport, on_message=self._on_message,
+                                      on_lost=self._on_lost)
+        identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
+        if identity["protocol_version"] != PROTOCOL_VERSION:
+            self.close()
+            raise TableError(f"table speaks protocol {identity['protocol_version']}, host {PROTOCOL_VERSION}")
+        reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
+        self.identity, self.boot_id = identity, identity["boot_id"]
+        self._schedule_heartbeat()
+        if reset:
+            self._on_event("mcu_reset", identity["boot_id"])
+        return identity
+
+    def close(self) -> None:
+        if self._heartbeat:
+            self._heartbeat.cancel()
+            self._heartbeat = None
+        if self._endpoint:
+            endpoint, self._endpoint = self._endpoint, None
+            endpoint.close()
+        self._fail_all(LinkLost("link closed"))
+
+    @property
+    def connected(self) -> bool:
+        return self._endpoint is not None
+
+    @property
+    def stats(self):
+        return self._endpoint.stats if self._endpoint else None
+
+    # ---- generic ----
+    async def command(self, name: str, **args: Any) -> Message:
+        """Send a command; return its reply (ok / identity / status)."""
+        if self._endpoint is None:
+            raise LinkLost("not connected")
+        future = asyncio.get_running_loop().create_future()
+        self._replies.append((name, future))
+        self._endpoint.send(Message(name, args))
+        return await future
+
+    async def operation(self, name: str, **args: Any) -> Message:
+        """Run a long operation to its completion event."""
+        done = COMPLETIONS[name]
+        future = asyncio.get_running_loop().create_future()
+        self._completions[done] = future
+        try:
+            await self.command(name, **args)
+            return await future
+        finally:
+            if self._completions.get(done) is future:
+                del self._completions[done]
+
+    # ---- typed operations ----
+    async def get_status(self) -> dict[str, Any]:
+        status = dict((await self.command("get_status")).args)
+        status["sets"] = [_name(SET_LOCATIONS, s) for s in status["sets"]]
+        return status
+
+    async def configure(self, players: int, tiles: int, stacks: list[int]) -> None:
+        await self.command("configure", players=players, tiles=tiles, stacks=list(stacks))
+
+    async def collect_tiles(self) -> int:
+        return (await self.operation("collect_tiles"))["count"]
+
+    async def shuffle(self) -> int:
+        return (await self.operation("shuffle"))["count"]
+
+    async def raise_walls(self) -> None:
+        await self.operation("raise_walls")
+
+    async def roll_dice(self, count: int) -> list[int]:
+        return list((await self.operation("roll_dice", count=count))["values"])
+
+    async def separate_dead_wall(self, breaker: int, position: int, length: int) -> None:
+        await self.operation("separate_dead_wall", breaker=breaker, position=position, length=length)
+
+    async def flip_dora(self, seat: int, stack: int) -> None:
+        await self.operation("flip_dora", seat=seat, stack=stack)
+
+    async def set_wind_marker(self, wind: int, seat: int) -> None:
+        await self.operation("set_wind_marker", wind=wind, seat=seat)
+
+    async def show_scores(self, scores: list[int], mode: int, dealer: int) -> None:
+        await self.command("show_scores", scores=list(scores), mode=mode, dealer=dealer)
+
+    async def show_round(self, wind: int, hand: int, honba: int, riichi_sticks: int) -> None:
+        await self.command("show_round", wind=wind, hand=hand, honba=min(honba, 255),
+                           riichi_sticks=min(riichi_sticks, 255))
+
+    async def set_dealer_lamp(self, seat: int) -> None:
+        await self.command("set_dealer_lamp", seat=seat)
+
+    async def show_error(self, code: int, seats: int = 0) -> None:
+        await self.command("show_error", code=code, seats=seats)
+
+    async def show_text(self, text: str, seats: int = 0) -> None:
+        await self.command("show_text", seats=seats, text=text.encode()[:40].decode(errors="ignore"))
+
+    async def stop(self) -> None:
+        # A stopped table sends no completion for what it aborted: fail the waiters now.
+        self._fail_completions(Interrupted("stopped by the host"))
+        await self.command("stop")
+
+    async def resume(self) -> None:
+        await self.command("resume")
+
+    # ---- incoming ----
+    def _on_message(self, msg: Message) -> None:
+        if msg.name in ("ok", "rejected", "identity", "status"):
+            self._on_reply(msg)
+        elif msg.name == "fault":
+            fault = Fault.from_event(msg)
+            self._fail_completions(TableFault(fault))
+            self._on_event("fault", fault)
+        elif msg.name == "booted":
+            self._on_booted(msg["boot_id"])
+        elif msg.name == "button":
+            self._on_event("button", (msg["seat"], _name(BUTTONS, msg["name"])))
+        else:
+            future = self._completions.pop(msg.name, None)
+            if future and not future.done():
+                future.set_result(msg)
+            else:
+                self._on_event("unexpected", msg)
+
+    def _on_reply(self, msg: Message) -> None:
+        if not self._replies:
+            self._on_event("unexpected", msg)
+            return
+        command, future = self._replies.popleft()
+        if future.done():
+            return
+        if msg.name == "rejected":
+            future.set_exception(Rejected(command, msg["code"], msg["detail"]))
+        else:
+            future.set_result(msg)
+
+    def _on_booted(self, boot_id: int) -> None:
+        if boot_id == self.boot_id:
+            return
+        # The table rebooted: its session and everything in flight are gone.
+        self._on_event("mcu_reset", boot_id)
+        self._fail_all(McuReset(f"table rebooted (boot id {boot_id})"))
+
+    def _on_lost(self) -> None:
+        self._on_event("link_lost", None)
+        self.close()
+
+    def _fail_completions(self, exc: Exception) -> None:
+        for future in self._completions.values():
+            if not future.done():
+                future.set_exception(exc)
+        self._completions.clear()
+
+    def _fail_all(self, exc: Exception) -> None:
+        self._fail_completions(exc)
+        while self._replies:
+            _, future = self._replies.popleft()
+            if not future.done():
+                future.set_exception(exc)
+
+    def _schedule_heartbeat(self) -> None:
+        # A third of the announced watchdog timeout leaves room for two lost heartbeats.
+        interval = self.identity["heartbeat_timeout_ms"] / 3000
+        loop = asyncio.get_running_loop()
+        self._heartbeat = loop.call_later(interval, self._send_heartbeat)
+
+    def _send_heartbeat(self) -> None:
+        if self._endpoint is None:
+            return
+        task = asyncio.ensure_future(self.command("heartbeat"))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self._schedule_heartbeat()
