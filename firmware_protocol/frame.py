@@ -1,0 +1,117 @@
+"""Frame codec: the bytes on the wire around one message (PROTOCOL.md "Frames").
+
+    sync 0xA5 | length | seq | msg id | payload (length bytes) | CRC-16 high byte | low byte
+
+The CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, not reflected, no final xor;
+check value 0x29B1 for b"123456789") over length, seq, msg id and payload. It is sent
+high byte first, so the CRC of everything after the sync byte, CRC included, is 0 —
+which is how the decoder checks it, in one C call.
+
+There is no byte stuffing: the length prefix says where a frame ends and the CRC says
+whether it is real. After any bad frame the decoder drops only that frame's sync byte and
+hunts for the next one, so a real frame that starts inside the rubble is never skipped.
+"""
+from __future__ import annotations
+
+from binascii import crc_hqx
+from dataclasses import dataclass
+from typing import NamedTuple
+
+SYNC = 0xA5
+CRC_INIT = 0xFFFF
+HEADER_SIZE = 4   # sync, length, seq, msg id
+CRC_SIZE = 2
+OVERHEAD = HEADER_SIZE + CRC_SIZE
+MAX_FRAME = 64
+MAX_PAYLOAD = MAX_FRAME - OVERHEAD
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE of `data`."""
+    return crc_hqx(data, CRC_INIT)
+
+
+class Frame(NamedTuple):
+    seq: int
+    msg_id: int
+    payload: bytes
+
+
+def encode_frame(seq: int, msg_id: int, payload: bytes = b"") -> bytes:
+    if len(payload) > MAX_PAYLOAD:
+        raise ValueError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
+    body = bytes((len(payload), seq, msg_id)) + payload  # bytes() range-checks seq and id
+    return b"\xa5" + body + crc_hqx(body, CRC_INIT).to_bytes(2, "big")
+
+
+@dataclass
+class DecoderStats:
+    frames: int = 0         # good frames decoded
+    bytes_skipped: int = 0  # bytes discarded while hunting for a sync byte (bad frames' sync bytes included)
+    crc_errors: int = 0
+    oversize: int = 0       # length byte above MAX_PAYLOAD
+    resyncs: int = 0        # times the decoder lost step and had to hunt for a frame start
+
+
+class FrameDecoder:
+    """Incremental, pure frame decoder: bytes in, complete good frames out; never raises.
+
+    Counters go to `stats` (pass a subclass instance, e.g. the link's statistics, to
+    count there directly). Results do not depend on how the input is split into chunks.
+    """
+
+    def __init__(self, stats: DecoderStats | None = None) -> None:
+        self.stats = stats if stats is not None else DecoderStats()
+        self._buf = bytearray()
+        self._hunting = False
+
+    def clear(self) -> None:
+        """Forget a partial frame (the byte stream it belonged to has gone)."""
+        self._buf.clear()
+
+    def feed(self, data: bytes) -> list[Frame]:
+        buf = self._buf
+        buf += data
+        end = len(buf)
+        frames: list[Frame] = []
+        pos = 0
+        while pos < end:
+            start = buf.find(SYNC, pos)
+            if start < 0:
+                self._skip(end - pos)
+                pos = end
+                break
+            if start > pos:
+                self._skip(start - pos)
+                pos = start
+            if end - pos < 2:
+                break  # the length byte has not arrived
+            length = buf[pos + 1]
+            if length > MAX_PAYLOAD:
+                self.stats.oversize += 1
+                pos = self._reject(pos)
+                continue
+            stop = pos + length + OVERHEAD
+            if stop > end:
+                break  # wait for the rest
+            if crc_hqx(buf[pos + 1:stop], CRC_INIT):
+                self.stats.crc_errors += 1
+                pos = self._reject(pos)
+                continue
+            frames.append(Frame(buf[pos + 2], buf[pos + 3], bytes(buf[pos + HEADER_SIZE:stop - CRC_SIZE])))
+            self._hunting = False
+            pos = stop
+        del buf[:pos]
+        self.stats.frames += len(frames)
+        return frames
+
+    def _reject(self, pos: int) -> int:
+        """Drop a bad frame's sync byte only: the next frame may start inside it."""
+        self._skip(1)
+        return pos + 1
+
+    def _skip(self, count: int) -> None:
+        self.stats.bytes_skipped += count
+        if not self._hunting:
+            self.stats.resyncs += 1
+            self._hunting = True
