@@ -347,9 +347,11 @@ def _check_draw(v: dict, ctx: Context) -> None:
 
 
 def _check_scheme(v: dict, ctx: Context) -> None:
-    if v["riichi"] is not None and v["payment"]["scheme"] != "riichi":
-        ctx.error(("riichi",), f"riichi deposits with payment scheme {v['payment']['scheme']!r}; "
-                  "allowed: null unless payment.scheme is riichi")
+    # deposits and counters are riichi bookkeeping; point schemes have no use for them
+    for key in ("riichi", "counters"):
+        if v[key] is not None and v["payment"]["scheme"] != "riichi":
+            ctx.error((key,), f"set with payment scheme {v['payment']['scheme']!r}; "
+                      "allowed: null unless payment.scheme is riichi")
 
 
 def _check_standings(v: dict, ctx: Context) -> None:
