@@ -1,0 +1,341 @@
+"""The control API: newline-delimited JSON over a Unix socket.
+
+The server knows no game logic. It frames messages, checks their shape (op name,
+argument names and types) and hands valid requests to a :class:`ControlHandler` (the
+controller). Anything refused — here or by the handler — gets an error reply and
+changes nothing. The wire format is documented in docs/API.md.
+"""
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import logging
+import os
+import socket
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Protocol
+
+log = logging.getLogger("mjtable.api")
+
+MAX_MESSAGE = 64 * 1024  # bytes per line, newline excluded
+SOCKET_MODE = 0o660
+SUBSCRIBER_BACKLOG = 1000  # events queued for one slow subscriber before it is dropped
+
+
+class ApiError(Exception):
+    """A refused request: ``code`` is one of the documented error codes."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class ServerStartError(Exception):
+    """The socket cannot be served (another controller there, not a socket, no access)."""
+
+
+class ControlHandler(Protocol):
+    """What the controller provides to the server.
+
+    ``handle`` is called with a shape-checked op and its arguments (without ``op`` and
+    ``id``); it returns the reply fields or raises :class:`ApiError`, in which case it
+    must have changed nothing. Calls from different connections may overlap.
+    """
+
+    async def handle(self, op: str, args: dict) -> dict: ...
+
+    def subscribe(self) -> asyncio.Queue: ...
+
+    def unsubscribe(self, queue: asyncio.Queue) -> None: ...
+
+
+class EventHub:
+    """Fan-out of events to subscribers; a controller can use it for subscribe/unsubscribe.
+
+    A subscriber that falls ``SUBSCRIBER_BACKLOG`` events behind gets a final
+    ``{"event": "lagged"}`` and is dropped, so a stuck client never grows memory or
+    slows the table.
+    """
+
+    def __init__(self, backlog: int = SUBSCRIBER_BACKLOG) -> None:
+        self._backlog = backlog
+        self._queues: list[asyncio.Queue] = []
+
+    def subscribe(self) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue(self._backlog + 1)  # +1: room for "lagged"
+        self._queues.append(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue) -> None:
+        if queue in self._queues:
+            self._queues.remove(queue)
+
+    def publish(self, event: str, **fields: Any) -> None:
+        message = {"event": event, **fields}
+        for queue in list(self._queues):
+            if queue.qsize() < self._backlog:
+                queue.put_nowait(message)
+            else:
+                queue.put_nowait({"event": "lagged", "message": "too many events unread; subscribe again"})
+                self.unsubscribe(queue)
+
+
+# -- request shapes ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Arg:
+    check: Callable[[Any], bool]
+    expected: str
+    required: bool = True
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+_SEAT = Arg(lambda v: _is_int(v) and 0 <= v <= 3, "a seat number 0-3")
+RESULT_KINDS = ("ron", "tsumo", "draw", "chombo")
+
+OPS: dict[str, dict[str, Arg]] = {
+    "status": {},
+    "start": {
+        "ruleset": Arg(lambda v: isinstance(v, str) and v != "", "a rule set name", required=False),
+        "dealer": Arg(lambda v: v == "draw" or _SEAT.check(v), 'a seat number 0-3 or "draw"', required=False),
+    },
+    "result": {
+        "hand": Arg(lambda v: _is_int(v) and v >= 0, "the seq of the hand in play (an integer, from status)"),
+        "result": Arg(
+            lambda v: isinstance(v, dict) and v.get("kind") in RESULT_KINDS,
+            f"a result object with \"kind\" one of {', '.join(RESULT_KINDS)}",
+        ),
+    },
+    "riichi": {"seat": _SEAT},
+    "kan": {},
+    "pause": {},
+    "resume": {},
+    "retry": {},
+    "abandon": {},
+    "subscribe": {},
+}
+
+
+def decode_request(line: bytes) -> dict:
+    """The JSON object of one request line, or ApiError."""
+    try:
+        request = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ApiError("bad_json", f"not valid JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise ApiError("bad_request", f"a request is a JSON object, got {type(request).__name__}")
+    return request
+
+
+def check_request(request: dict) -> tuple[str, dict]:
+    """(op, args) of a decoded request without its id, or ApiError."""
+    args = dict(request)
+    op = args.pop("op", None)
+    if not isinstance(op, str):
+        raise ApiError("bad_request", 'a request needs "op": the operation name (a string)')
+    if op not in OPS:
+        raise ApiError("unknown_op", f"unknown op {op!r}; known: {', '.join(OPS)}")
+    _check_args(op, args)
+    return op, args
+
+
+def _check_args(op: str, args: dict) -> None:
+    shape = OPS[op]
+    unknown = sorted(set(args) - set(shape))
+    if unknown:
+        allowed = ", ".join(shape) or "none"
+        raise ApiError("bad_request", f"{op}: unknown argument {', '.join(map(repr, unknown))} (allowed: {allowed})")
+    for name, arg in shape.items():
+        if name not in args:
+            if arg.required:
+                raise ApiError("bad_request", f"{op}: missing argument {name!r}: {arg.expected}")
+        elif not arg.check(args[name]):
+            raise ApiError("bad_request", f"{op}: {name!r} must be {arg.expected}, got {json.dumps(args[name])}")
+
+
+def _error(code: str, message: str, client_id: Any = None) -> dict:
+    reply: dict = {"ok": False, "error": {"code": code, "message": message}}
+    if client_id is not None:
+        reply["id"] = client_id
+    return reply
+
+
+def encode(message: dict) -> bytes:
+    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+
+
+# -- the server ----------------------------------------------------------------------
+
+
+class ApiServer:
+    """Serves ``handler`` on the Unix socket ``path`` (use as ``async with``)."""
+
+    def __init__(self, path: str | Path, handler: ControlHandler) -> None:
+        self.path = Path(path)
+        self.handler = handler
+        self._server: asyncio.AbstractServer | None = None
+        self._inode: int | None = None
+        self._connections: set[asyncio.Task] = set()
+
+    async def start(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ServerStartError(f"cannot create the folder for the control socket {self.path}: {exc.strerror or exc}") from None
+        await self._remove_stale_socket()
+        try:
+            self._server = await asyncio.start_unix_server(self._serve, path=self.path, limit=MAX_MESSAGE)
+            os.chmod(self.path, SOCKET_MODE)
+        except OSError as exc:
+            await self.close()
+            raise ServerStartError(f"cannot serve the control socket {self.path}: {exc.strerror or exc}") from None
+        self._inode = self.path.stat().st_ino
+        log.info("control API listening on %s", self.path)
+
+    async def _remove_stale_socket(self) -> None:
+        try:
+            mode = self.path.lstat().st_mode
+        except FileNotFoundError:
+            return
+        if not stat.S_ISSOCK(mode):
+            raise ServerStartError(f"{self.path} exists and is not a socket; remove it or choose another api.socket path")
+        if await asyncio.to_thread(_answers, self.path):
+            raise ServerStartError(f"another controller is already running on {self.path}; stop it first")
+        log.info("removing stale control socket %s", self.path)
+        self.path.unlink(missing_ok=True)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            for task in list(self._connections):
+                task.cancel()
+            await asyncio.gather(*self._connections, return_exceptions=True)
+            await self._server.wait_closed()
+            self._server = None
+        if self._inode is not None and _inode(self.path) == self._inode:  # still ours, not a successor's
+            self.path.unlink(missing_ok=True)
+        self._inode = None
+
+    async def __aenter__(self) -> "ApiServer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # -- one connection ----------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        self._connections.add(task)
+        connection = _Connection(self.handler, reader, writer)
+        try:
+            await connection.run()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self._connections.discard(task)
+            await connection.close()
+
+
+class _Connection:
+    """Requests are answered in order; events of a subscription are interleaved as lines."""
+
+    def __init__(self, handler: ControlHandler, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.handler = handler
+        self.reader = reader
+        self.writer = writer
+        self.events: asyncio.Queue | None = None
+        self.pump: asyncio.Task | None = None
+
+    async def run(self) -> None:
+        while (line := await self._read_line()) is not None:
+            if line.strip():
+                await self._send(await self._answer(line))
+
+    async def _read_line(self) -> bytes | None:
+        try:
+            return await self.reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as exc:  # EOF: a last line without newline still counts
+            return exc.partial or None
+        except asyncio.LimitOverrunError:
+            await self._send(_error("too_large", f"message longer than {MAX_MESSAGE} bytes; closing"))
+            return None
+
+    async def _answer(self, line: bytes) -> dict:
+        client_id = None
+        try:
+            request = decode_request(line)
+            client_id = request.pop("id", None)
+            if not (client_id is None or isinstance(client_id, str) or _is_int(client_id)):
+                client_id = None
+                raise ApiError("bad_request", '"id" must be a string or an integer')
+            op, args = check_request(request)
+            reply = await self._subscribe() if op == "subscribe" else await self.handler.handle(op, args)
+        except ApiError as exc:
+            return _error(exc.code, exc.message, client_id)
+        except Exception:  # a bug in the handler must not take the API down with it
+            log.exception("handler failed on %r", line[:200])
+            return _error("internal", "internal error in the controller; see its log", client_id)
+        reply = {"ok": True, **reply}
+        if client_id is not None:
+            reply["id"] = client_id
+        return reply
+
+    async def _subscribe(self) -> dict:
+        if self.events is None:
+            # Subscribe before taking the snapshot, so no change falls between the two.
+            self.events = self.handler.subscribe()
+            self.pump = asyncio.create_task(self._pump(self.events))
+        return {"subscribed": True, "status": await self.handler.handle("status", {})}
+
+    async def _pump(self, events: asyncio.Queue) -> None:
+        while True:
+            event = await events.get()
+            await self._send(event)
+            if event.get("event") == "lagged":
+                self.writer.close()
+                return
+
+    async def _send(self, message: dict) -> None:
+        self.writer.write(encode(message))
+        await self.writer.drain()
+
+    async def close(self) -> None:
+        if self.events is not None:
+            self.handler.unsubscribe(self.events)
+        if self.pump is not None:
+            self.pump.cancel()
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+
+
+def _answers(path: Path) -> bool:
+    """True when something accepts connections on the socket ``path``."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except OSError as exc:
+            if exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
+                return False
+            raise ServerStartError(f"cannot check the control socket {path}: {exc.strerror or exc}") from None
+        return True
+
+
+def _inode(path: Path) -> int | None:
+    try:
+        return path.stat().st_ino
+    except FileNotFoundError:
+        return None

@@ -1,0 +1,217 @@
+"""The client subcommands: `mjtable status|start|result|riichi|kan|pause|resume|retry|abandon`.
+
+Each one sends one request to the running controller's control API (docs/API.md) and
+prints the answer for people, or as JSON with ``--json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from controller.client import DEFAULT_SOCKET, Client, ClientError, RequestError
+
+HELP = "send a request to the running controller (see docs/API.md)"
+DEFAULT_DATABASE = "var/mjtable.db"
+
+DESCRIPTIONS = {
+    "status": "Show the running controller's state: game, hand, scores, faults.",
+    "start": "Start a new game.",
+    "result": "Enter the result of the hand in play.",
+    "riichi": "Declare riichi for a seat (the table takes its stick).",
+    "kan": "Announce a kan (the table reveals the next dora indicator).",
+    "pause": "Pause the table (motion stops, nothing is lost).",
+    "resume": "Resume after a pause.",
+    "retry": "Retry the operation that faulted.",
+    "abandon": "Abandon the game in play (its hands stay in the journal).",
+}
+
+# Where each setting lives in the table config.
+_CONFIG_KEYS = {"socket": ("api", "socket"), "database": ("state", "database")}
+
+
+class CommandError(Exception):
+    """A problem the user fixes from the message alone."""
+
+
+def setting_from_config(config_file: str, name: str) -> str:
+    """A path from the table config (``name`` in socket/database)."""
+    try:  # lazily: the config loader is not needed (or built) for --socket
+        from controller.config import load_table_config
+        from controller.schema import ConfigError
+    except ImportError:
+        raise CommandError("reading --config is not available in this build; give the path directly") from None
+    try:
+        value: Any = load_table_config(config_file)
+    except (ConfigError, OSError) as exc:
+        raise CommandError(str(exc)) from None
+    for key in _CONFIG_KEYS[name]:
+        value = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
+    if value is None:
+        raise CommandError(f"{config_file} sets no {'.'.join(_CONFIG_KEYS[name])}")
+    return str(value)
+
+
+# -- arguments -------------------------------------------------------------------------
+
+
+def _seat(text: str) -> int:
+    if text not in ("0", "1", "2", "3"):
+        raise argparse.ArgumentTypeError(f"a seat is 0, 1, 2 or 3, not {text!r}")
+    return int(text)
+
+
+def _responsible(text: str) -> int | None:
+    return None if text.lower() == "none" else _seat(text)
+
+
+def _dealer(text: str) -> int | str:
+    return text if text == "draw" else _seat(text)
+
+
+class _NewWinner(argparse.Action):
+    """``--winner S`` starts a winner; the options after it (--han, --fu, ...) describe it."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        namespace.winners = [*(namespace.winners or []), {"seat": value}]
+
+
+class _WinnerField(argparse.Action):
+    def __call__(self, parser, namespace, value, option_string=None):
+        if not namespace.winners:
+            parser.error(f"{option_string} must follow the --winner it belongs to")
+        winner = namespace.winners[-1]
+        if self.dest in winner:
+            parser.error(f"{option_string} given twice for winner {winner['seat']}")
+        winner[self.dest] = value
+
+
+def _add_winner_options(parser: argparse.ArgumentParser, discard_win: bool) -> None:
+    group = parser.add_argument_group("winner (repeat --winner for each winner, each followed by its value)")
+    group.add_argument("--winner", type=_seat, action=_NewWinner, dest="winners", metavar="SEAT", required=True)
+    group.add_argument("--han", type=int, action=_WinnerField, metavar="N")
+    group.add_argument("--fu", type=int, action=_WinnerField, metavar="N")
+    group.add_argument("--yakuman", type=int, action=_WinnerField, metavar="N", help="limit hands: number of yakuman")
+    group.add_argument("--points", type=int, action=_WinnerField, metavar="N", help="point-based rule sets (Zung Jung, MCR)")
+    if discard_win:
+        group.add_argument("--responsible", type=_responsible, action=_WinnerField, metavar="SEAT|none",
+                           help="point-based rule sets: who pays for the discard (none = no one)")
+
+
+def _add_riichi_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--riichi", type=_seat, nargs="+", action="extend", default=[], metavar="SEAT",
+                        help="seats that declared riichi in this hand")
+
+
+def _add_result_arguments(parser: argparse.ArgumentParser) -> None:
+    kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
+    ron = kinds.add_parser("ron", help="win on a discard (several --winner for multiple ron)")
+    ron.add_argument("--discarder", type=_seat, required=True, metavar="SEAT")
+    _add_winner_options(ron, discard_win=True)
+    tsumo = kinds.add_parser("tsumo", help="self-drawn win")
+    _add_winner_options(tsumo, discard_win=False)
+    draw = kinds.add_parser("draw", help="exhaustive draw")
+    draw.add_argument("--tenpai", type=_seat, nargs="*", action="extend", default=[], metavar="SEAT",
+                      help="seats that were tenpai")
+    chombo = kinds.add_parser("chombo", help="a penalty instead of a result")
+    chombo.add_argument("--offender", type=_seat, required=True, metavar="SEAT")
+    for kind in (ron, tsumo, draw):
+        _add_riichi_option(kind)
+    for kind in (ron, tsumo, draw, chombo):
+        kind.add_argument("--hand", type=int, metavar="SEQ", help="the hand's seq (default: the hand in play, from status)")
+        _add_connection_options(kind)
+
+
+def _add_connection_options(parser: argparse.ArgumentParser) -> None:
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--socket", metavar="PATH", help=f"control socket (default {DEFAULT_SOCKET})")
+    where.add_argument("--config", metavar="FILE", help="table config naming the control socket (api.socket)")
+    parser.add_argument("--json", action="store_true", help="print the raw JSON reply")
+
+
+def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
+    parser.description = DESCRIPTIONS[name]
+    if name == "result":
+        _add_result_arguments(parser)  # connection options sit on each kind, after the result's own
+        return
+    if name == "start":
+        parser.add_argument("--ruleset", metavar="NAME", help="rule set preset name or file (default: the table config's)")
+        parser.add_argument("--dealer", type=_dealer, metavar="SEAT|draw", help="starting dealer seat, or draw for it")
+    elif name == "riichi":
+        parser.add_argument("seat", type=_seat, help="the seat declaring riichi")
+    _add_connection_options(parser)
+
+
+# -- requests ------------------------------------------------------------------------------
+
+
+def _result_object(args: argparse.Namespace) -> dict:
+    if args.kind == "chombo":
+        return {"kind": "chombo", "offender": args.offender}
+    if args.kind == "draw":
+        return {"kind": "draw", "tenpai": args.tenpai, "riichi": args.riichi}
+    if args.kind == "tsumo" and len(args.winners) != 1:
+        raise CommandError("a tsumo has exactly one --winner")
+    result = {"kind": args.kind, "winners": args.winners, "riichi": args.riichi}
+    if args.kind == "ron":
+        result = {"kind": "ron", "discarder": args.discarder, **result}
+    return result
+
+
+def _hand_in_play(client: Client) -> int:
+    hand = client.request("status").get("hand") or {}
+    if not isinstance(hand.get("seq"), int):
+        raise CommandError("no hand is in play, so there is no result to enter")
+    return hand["seq"]
+
+
+def _request(client: Client, args: argparse.Namespace) -> dict:
+    op = args.command
+    if op == "result":
+        result = _result_object(args)
+        hand = args.hand if args.hand is not None else _hand_in_play(client)
+        return client.request("result", hand=hand, result=result)
+    if op == "start":
+        fields = {"ruleset": args.ruleset, "dealer": args.dealer}
+        return client.request("start", **{k: v for k, v in fields.items() if v is not None})
+    if op == "riichi":
+        return client.request("riichi", seat=args.seat)
+    return client.request(op)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        path = setting_from_config(args.config, "socket") if args.config else (args.socket or DEFAULT_SOCKET)
+        reply = _request(Client(path), args)
+    except (ClientError, CommandError) as exc:
+        print(f"mjtable {args.command}: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps({"ok": True, **reply}) if args.json else describe(reply))
+    return 0
+
+
+# -- output --------------------------------------------------------------------------------
+
+
+def describe(reply: dict) -> str:
+    """The reply for people: a duplicate result says so; anything else as an outline."""
+    if reply.get("duplicate"):
+        return "that hand's result was already recorded; nothing changed"
+    return "\n".join(_outline(reply)) or "ok"
+
+
+def _outline(value: dict, indent: str = "") -> list[str]:
+    lines = []
+    for key, item in value.items():
+        label = f"{indent}{key.replace('_', ' ')}:"
+        if isinstance(item, dict):
+            lines += [label, *_outline(item, indent + "  ")]
+        elif isinstance(item, list) and any(isinstance(i, (dict, list)) for i in item):
+            lines.append(label)
+            lines += [f"{indent}  - {json.dumps(i)}" for i in item]
+        elif isinstance(item, list):
+            lines.append(f"{label} {' '.join(str(i) for i in item)}")
+        else:
+            lines.append(f"{label} {'-' if item is None else item}")
+    return lines

@@ -1,0 +1,88 @@
+"""The hand journal: one record per hand, exported from the state database.
+
+The controller builds each hand's record with :func:`hand_record` (exactly
+:data:`HAND_KEYS`) and stores it with ``Store.commit_hand``; this module reads the
+records back and writes them as JSON lines or CSV. A finished game ends with one
+``{"final": true, ...}`` object.
+"""
+from __future__ import annotations
+
+import csv
+import json
+from typing import IO, Iterable
+
+from controller.store import Store, StoreError
+
+HAND_KEYS = (
+    "ruleset", "hand", "honba", "riichi_sticks", "dealer", "dice", "breaker", "dead_wall",
+    "dora_indicators", "result", "payments", "scores", "riichi_sticks_after",
+)
+FINAL_KEYS = ("scores", "final_scores", "ranks")
+
+
+def hand_record(**fields) -> dict:
+    """A hand's journal record; refuses missing or unknown keys so the journal stays exact."""
+    missing = [k for k in HAND_KEYS if k not in fields]
+    unknown = [k for k in fields if k not in HAND_KEYS]
+    if missing or unknown:
+        raise ValueError(f"hand record: missing {missing}, unknown {unknown}")
+    return {k: fields[k] for k in HAND_KEYS}
+
+
+def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
+    """The hands of a game (the latest by default), then its final standings if finished."""
+    game = store.game(game_id) if game_id is not None else store.latest_game()
+    if game is None:
+        raise StoreError(f"no game recorded in {store.path} yet")
+    records = [{k: r.get(k) for k in HAND_KEYS} for r in store.hands(game.id)]
+    if game.status == "finished" and game.final is not None:
+        records.append({"final": True, **{k: game.final.get(k) for k in FINAL_KEYS}})
+    return records
+
+
+def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
+    for record in records:
+        out.write(json.dumps(record, separators=(", ", ": ")) + "\n")
+
+
+# CSV: one row per hand, then a row with hand "final". Per-seat lists get one column per
+# seat (payments_0 ...) so a spreadsheet can sum them; dice and positions are
+# space-separated ("3 5", "2:5 2:4" = seat:stack); the result is its JSON text.
+_PER_SEAT = ("payments", "scores", "final_scores", "ranks")
+
+
+def _columns(records: list[dict]) -> list[str]:
+    seats = max((len(r.get("scores") or []) for r in records), default=4)
+    columns = [k for k in HAND_KEYS if k not in _PER_SEAT]
+    columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats)]
+    return columns
+
+
+def _cell(key: str, value) -> str:
+    if value is None:
+        return ""
+    if key == "result":
+        return json.dumps(value, separators=(",", ":"))
+    if key in ("dead_wall", "dora_indicators"):
+        return " ".join(f"{seat}:{stack}" for seat, stack in value)
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def _row(record: dict) -> dict:
+    row = {k: _cell(k, v) for k, v in record.items() if k not in _PER_SEAT and k != "final"}
+    if record.get("final"):
+        row["hand"] = "final"
+    for key in _PER_SEAT:
+        row.update({f"{key}_{s}": _cell(key, v) for s, v in enumerate(record.get(key) or [])})
+    return row
+
+
+def write_csv(records: list[dict], out: IO[str]) -> None:
+    writer = csv.DictWriter(out, fieldnames=_columns(records), restval="", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(_row(r) for r in records)
+
+
+WRITERS = {"jsonl": write_jsonl, "csv": write_csv}
