@@ -1,0 +1,89 @@
+"""`mjtable check-config FILE`: validate a table config, a rule set or a table profile.
+
+Which kind of file it is comes from its ``kind:`` key, else from its top-level keys. Valid:
+a one-line summary and exit 0. Invalid: every problem, one per line, and exit 2.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Callable
+
+from controller.config import load_table_config
+from controller.rules.ruleset import load_ruleset
+from controller.schema import ConfigError, Context, compose, read_text
+from yaml.nodes import MappingNode
+
+HELP = "Check a table config, a rule set or a table hardware profile and print every problem."
+
+# top-level keys only one kind of file has
+_HINTS = {
+    "ruleset": {"payment", "dice", "dead_wall", "deal", "tiles", "standings"},
+    "table": {"serial", "ruleset", "api", "state"},
+    "table-profile": {"model", "firmware", "timings", "link", "wind_marker"},
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", type=Path, help="a YAML file: table config, rule set or table profile")
+
+
+def file_kind(path: Path) -> str:
+    """'ruleset', 'table' or 'table-profile'; raises ConfigError when it cannot tell."""
+    ctx = Context(str(path))
+    node = compose(read_text(path), ctx)
+    if ctx.issues:
+        raise ConfigError(ctx.issues)
+    if not isinstance(node, MappingNode):
+        ctx.error((), "the file must be a mapping of keys")
+        raise ConfigError(ctx.issues)
+    keys = {k.value: v for k, v in node.value if hasattr(k, "value")}
+    kind = getattr(keys.get("kind"), "value", None)
+    if kind in _HINTS:
+        return kind
+    if isinstance(keys.get("profile"), MappingNode):
+        return "table-profile"
+    scores = {name: len(hint & set(keys)) for name, hint in _HINTS.items()}
+    best = max(scores, key=scores.get)
+    if scores[best] == 0:
+        ctx.error((), f"cannot tell what this file is; add kind: {' | '.join(_HINTS)}")
+        raise ConfigError(ctx.issues)
+    return best
+
+
+class _Reported(Exception):
+    """A problem message from another part's loader, printed as is."""
+
+
+def _check_profile(path: Path) -> str:
+    try:
+        from sim.profile import load_profile
+    except Exception as exc:  # absent or broken: another part of the product, not this file's fault
+        raise _Reported(f"{path}: looks like a table profile, but the profile loader (sim.profile) "
+                        f"is not available: {type(exc).__name__}: {exc}") from None
+    try:
+        profile = load_profile(path)
+    except Exception as exc:
+        # the simulator's loader has its own error type; its message is meant for users
+        raise _Reported(str(exc)) from None
+    return f"table profile {path.name}: {getattr(profile, 'model', '?')}, {getattr(profile, 'tiles', '?')} tiles"
+
+
+_CHECKERS: dict[str, Callable[[Path], str]] = {
+    "ruleset": lambda p: load_ruleset(p).summary(),
+    "table": lambda p: load_table_config(p).summary(),
+    "table-profile": _check_profile,
+}
+
+
+def run(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    try:
+        kind = file_kind(path)
+        print(f"ok: {_CHECKERS[kind](path)}")
+        return 0
+    except (ConfigError, _Reported) as exc:
+        print(exc, file=sys.stderr)
+    print(f"{path}: not valid", file=sys.stderr)
+    return 2

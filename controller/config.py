@@ -1,0 +1,112 @@
+"""The table config (config/table.yaml): link, hardware profile, rule set, paths, timeouts.
+
+Relative paths are taken from the config file's folder, so a config directory can be moved
+as a whole. The rule set it names is loaded and validated with it: one ConfigError lists
+the problems of both files.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from controller.rules.ruleset import RuleSet, load_ruleset
+from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
+
+# pyserial URL handlers (serial_for_url), a device path, or a Windows COM port
+PORT_SCHEMES = ("socket", "rfc2217", "loop", "spy", "alt", "hwgrep", "cp2110")
+_PORT = re.compile(rf"^(({'|'.join(PORT_SCHEMES)})://.*|/.+|COM\d+)$")
+
+
+class Port(Str):
+    def __init__(self) -> None:
+        super().__init__(what=f"a device path (/dev/ttyUSB0), COMn or a URL {', '.join(s + '://' for s in PORT_SCHEMES)}")
+
+    def _check(self, node, path, ctx):
+        value = super()._check(node, path, ctx)
+        if isinstance(value, str) and not _PORT.match(value):
+            return self.fail(node, path, ctx)
+        return value
+
+
+TABLE = Map({
+    "kind": Field(Str(("table",)), False, "table"),
+    "serial": Map({"port": Port(), "baud": Int(300, 4_000_000)}),
+    "profile": Str(what="a path to a table hardware profile YAML"),
+    "ruleset": Str(what="a rule-set preset name or a path to a rule-set YAML"),
+    "display": Field(Map({"mode": Str(("difference", "rank"))}), False, {"mode": "difference"}),
+    "state": Map({"database": Str(what="a file path")}),
+    "api": Map({"socket": Str(what="a file path")}),
+    "timeouts": Field(Map({
+        "reconnect_backoff_max": Field(Float(0.1, 3600), False, 30.0),
+        "operation_margin": Field(Float(0, 600), False, 2.0),
+    }), False, {"reconnect_backoff_max": 30.0, "operation_margin": 2.0}),
+    "game": Field(Map({"starting_dealer": AnyOf(Int(0, 3), Str(("draw",)))}), False, {"starting_dealer": "draw"}),
+}, what="a table config")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    path: Path
+    port: str
+    baud: int
+    profile: Path
+    ruleset: RuleSet
+    ruleset_ref: str            # as written: a preset name or a path
+    display_mode: str           # "difference" or "rank"
+    database: Path
+    socket: Path
+    reconnect_backoff_max: float
+    operation_margin: float
+    starting_dealer: int | str  # a seat, or "draw" (the table draws lots)
+
+    def summary(self) -> str:
+        return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
+                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}")
+
+
+def _resolve(base: Path, text: str) -> Path:
+    path = Path(text).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _check_files(data: dict, base: Path, ctx: Context) -> RuleSet | None:
+    """The profile must exist; the rule set must load (its own issues are kept)."""
+    profile = _resolve(base, data["profile"])
+    if not profile.is_file():
+        ctx.error(("profile",), f"{data['profile']!r}: no such file ({profile}); "
+                  "allowed: a path to a table profile, relative to this file's folder")
+    try:
+        rules = load_ruleset(data["ruleset"], base)
+    except ConfigError as exc:
+        ctx.error(("ruleset",), f"the rule set {data['ruleset']!r} is not valid (below)")
+        ctx.issues += exc.issues
+        return None
+    dealer = data["game"]["starting_dealer"]
+    if dealer != "draw" and dealer not in rules.seats:
+        ctx.error(("game", "starting_dealer"), f"{dealer} is not a seat in play in {rules.name}; "
+                  f"allowed: {', '.join(map(str, rules.seats))} or draw")
+    return rules
+
+
+def load_table_config(path: str | Path) -> TableConfig:
+    """Load and validate a table config and its rule set; raises ConfigError."""
+    path = Path(path)
+    ctx = Context(str(path))
+    node = compose(read_text(path), ctx)
+    data = TABLE.check(node, (), ctx) if node is not None else None
+    rules = None
+    if isinstance(data, dict):
+        rules = _check_files(data, path.parent, ctx)
+    if ctx.issues:
+        raise ConfigError(ctx.issues)
+    base = path.parent
+    return TableConfig(
+        path=path, port=data["serial"]["port"], baud=data["serial"]["baud"], profile=_resolve(base, data["profile"]),
+        ruleset=rules, ruleset_ref=data["ruleset"], display_mode=data["display"]["mode"],
+        database=_resolve(base, data["state"]["database"]), socket=_resolve(base, data["api"]["socket"]),
+        starting_dealer=data["game"]["starting_dealer"], **data["timeouts"],
+    )
+
+
+__all__ = ["ConfigError", "Issue", "TableConfig", "load_table_config"]
