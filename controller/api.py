@@ -22,7 +22,7 @@ log = logging.getLogger("mjtable.api")
 
 MAX_MESSAGE = 64 * 1024  # bytes per line, newline excluded
 SOCKET_MODE = 0o660
-SUBSCRIBER_BACKLOG = 1000  # events queued for one slow subscriber before it is dropped
+SUBSCRIBER_BACKLOG = 1000  # events unsent to one slow subscriber before it is dropped
 
 
 class ApiError(Exception):
@@ -44,44 +44,13 @@ class ControlHandler(Protocol):
     ``handle`` is called with a shape-checked op and its arguments (without ``op`` and
     ``id``); it returns the reply fields or raises :class:`ApiError`, in which case it
     must have changed nothing. Calls from different connections may overlap.
+    ``subscribe`` registers a listener called (on the loop) with every event
+    ``{"event": name, ...}`` and returns the function that unregisters it.
     """
 
     async def handle(self, op: str, args: dict) -> dict: ...
 
-    def subscribe(self) -> asyncio.Queue: ...
-
-    def unsubscribe(self, queue: asyncio.Queue) -> None: ...
-
-
-class EventHub:
-    """Fan-out of events to subscribers; a controller can use it for subscribe/unsubscribe.
-
-    A subscriber that falls ``SUBSCRIBER_BACKLOG`` events behind gets a final
-    ``{"event": "lagged"}`` and is dropped, so a stuck client never grows memory or
-    slows the table.
-    """
-
-    def __init__(self, backlog: int = SUBSCRIBER_BACKLOG) -> None:
-        self._backlog = backlog
-        self._queues: list[asyncio.Queue] = []
-
-    def subscribe(self) -> asyncio.Queue:
-        queue: asyncio.Queue = asyncio.Queue(self._backlog + 1)  # +1: room for "lagged"
-        self._queues.append(queue)
-        return queue
-
-    def unsubscribe(self, queue: asyncio.Queue) -> None:
-        if queue in self._queues:
-            self._queues.remove(queue)
-
-    def publish(self, event: str, **fields: Any) -> None:
-        message = {"event": event, **fields}
-        for queue in list(self._queues):
-            if queue.qsize() < self._backlog:
-                queue.put_nowait(message)
-            else:
-                queue.put_nowait({"event": "lagged", "message": "too many events unread; subscribe again"})
-                self.unsubscribe(queue)
+    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]: ...
 
 
 # -- request shapes ----------------------------------------------------------------
@@ -254,6 +223,7 @@ class _Connection:
         self.reader = reader
         self.writer = writer
         self.events: asyncio.Queue | None = None
+        self.unsubscribe: Callable[[], None] | None = None
         self.pump: asyncio.Task | None = None
 
     async def run(self) -> None:
@@ -293,25 +263,43 @@ class _Connection:
     async def _subscribe(self) -> dict:
         if self.events is None:
             # Subscribe before taking the snapshot, so no change falls between the two.
-            self.events = self.handler.subscribe()
+            self.events = asyncio.Queue()
+            self.unsubscribe = self.handler.subscribe(self._on_event)
             self.pump = asyncio.create_task(self._pump(self.events))
         return {"subscribed": True, "status": await self.handler.handle("status", {})}
 
+    def _on_event(self, event: dict) -> None:
+        """The listener: never raises into the controller, never blocks it."""
+        try:
+            line = encode(event)
+        except (TypeError, ValueError):
+            log.exception("event cannot be sent as JSON: %r", event)
+            return
+        if self.events.qsize() < SUBSCRIBER_BACKLOG:
+            self.events.put_nowait(line)
+            return
+        # A client that stopped reading is dropped rather than growing memory.
+        self.events.put_nowait(encode({"event": "lagged", "message": "too many events unread; subscribe again"}))
+        self.events.put_nowait(None)  # then close
+        self._unsubscribe()
+
     async def _pump(self, events: asyncio.Queue) -> None:
-        while True:
-            event = await events.get()
-            await self._send(event)
-            if event.get("event") == "lagged":
-                self.writer.close()
-                return
+        while (line := await events.get()) is not None:
+            self.writer.write(line)
+            await self.writer.drain()
+        self.writer.close()
+
+    def _unsubscribe(self) -> None:
+        if self.unsubscribe is not None:
+            self.unsubscribe()
+            self.unsubscribe = None
 
     async def _send(self, message: dict) -> None:
         self.writer.write(encode(message))
         await self.writer.drain()
 
     async def close(self) -> None:
-        if self.events is not None:
-            self.handler.unsubscribe(self.events)
+        self._unsubscribe()
         if self.pump is not None:
             self.pump.cancel()
         self.writer.close()

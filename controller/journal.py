@@ -1,9 +1,9 @@
 """The hand journal: one record per hand, exported from the state database.
 
-The controller builds each hand's record with :func:`hand_record` (exactly
-:data:`HAND_KEYS`) and stores it with ``Store.commit_hand``; this module reads the
-records back and writes them as JSON lines or CSV. A finished game ends with one
-``{"final": true, ...}`` object.
+The controller stores each hand's record (exactly :data:`HAND_KEYS`) with
+``Store.commit_hand``; this module reads the records back, in that key order, and
+writes them as JSON lines or CSV. A finished game ends with one ``{"final": true, ...}``
+object.
 """
 from __future__ import annotations
 
@@ -18,15 +18,6 @@ HAND_KEYS = (
     "dora_indicators", "result", "payments", "scores", "riichi_sticks_after",
 )
 FINAL_KEYS = ("scores", "final_scores", "ranks")
-
-
-def hand_record(**fields) -> dict:
-    """A hand's journal record; refuses missing or unknown keys so the journal stays exact."""
-    missing = [k for k in HAND_KEYS if k not in fields]
-    unknown = [k for k in fields if k not in HAND_KEYS]
-    if missing or unknown:
-        raise ValueError(f"hand record: missing {missing}, unknown {unknown}")
-    return {k: fields[k] for k in HAND_KEYS}
 
 
 def journal_records(store: Store, game_id: int | None = None) -> list[dict]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
-
 from controller.client import DEFAULT_SOCKET, Client, ClientError, RequestError
 
 HELP = "send a request to the running controller (see docs/API.md)"
@@ -27,30 +25,20 @@ DESCRIPTIONS = {
     "abandon": "Abandon the game in play (its hands stay in the journal).",
 }
 
-# Where each setting lives in the table config.
-_CONFIG_KEYS = {"socket": ("api", "socket"), "database": ("state", "database")}
-
-
 class CommandError(Exception):
     """A problem the user fixes from the message alone."""
 
 
 def setting_from_config(config_file: str, name: str) -> str:
-    """A path from the table config (``name`` in socket/database)."""
-    try:  # lazily: the config loader is not needed (or built) for --socket
-        from controller.config import load_table_config
-        from controller.schema import ConfigError
+    """A path the table config sets: ``socket`` (api.socket) or ``database`` (state.database)."""
+    try:  # lazily: the config loader (rules, YAML) is not needed with --socket / --db
+        from controller.config import ConfigError, load_table_config
     except ImportError:
         raise CommandError("reading --config is not available in this build; give the path directly") from None
     try:
-        value: Any = load_table_config(config_file)
-    except (ConfigError, OSError) as exc:
+        return str(getattr(load_table_config(config_file), name))
+    except ConfigError as exc:
         raise CommandError(str(exc)) from None
-    for key in _CONFIG_KEYS[name]:
-        value = value.get(key) if isinstance(value, dict) else getattr(value, key, None)
-    if value is None:
-        raise CommandError(f"{config_file} sets no {'.'.join(_CONFIG_KEYS[name])}")
-    return str(value)
 
 
 # -- arguments -------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.api import ApiError, ApiServer, EventHub
+from controller.api import ApiError, ApiServer
 
 STATUS = {"state": "playing", "hand": {"seq": 7, "label": "E3"}, "scores": [25000, 24000, 26000, 25000]}
 
@@ -20,7 +20,7 @@ class FakeHandler:
 
     def __init__(self):
         self.calls = []
-        self.hub = EventHub()
+        self.listeners = []
         self.refuse: ApiError | None = None
         self.delay = 0.0
 
@@ -33,11 +33,13 @@ class FakeHandler:
             raise self.refuse
         return dict(STATUS) if op == "status" else {"echo": args}
 
-    def subscribe(self):
-        return self.hub.subscribe()
+    def subscribe(self, listener):
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
 
-    def unsubscribe(self, queue):
-        self.hub.unsubscribe(queue)
+    def publish(self, event, **fields):
+        for listener in list(self.listeners):
+            listener({"event": event, **fields})
 
 
 class Served:
@@ -66,7 +68,7 @@ class Served:
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(5)
 
     def publish(self, event, **fields):
-        self.call(lambda: self.handler.hub.publish(event, **fields))
+        self.call(lambda: self.handler.publish(event, **fields))
 
     def wait_until(self, condition):
         for _ in range(200):

@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from controller import api
-from controller.api import MAX_MESSAGE, ApiError, ApiServer, EventHub, ServerStartError
+from controller.api import MAX_MESSAGE, ApiError, ApiServer, ServerStartError
 
 from conftest import STATUS, FakeHandler, Served
 
@@ -132,18 +132,28 @@ def test_subscription_streams_events_until_disconnect(served):
         assert json.loads(reader.readline()) == {"event": "fault", "code": 21, "message": "jam at lift 2"}
         sock.sendall(line({"op": "kan"}))  # requests still work on a subscribed connection
         assert json.loads(reader.readline())["ok"] is True
-    assert served.wait_until(lambda: served.handler.hub._queues == [])  # unsubscribed when the client left
+    assert served.wait_until(lambda: served.handler.listeners == [])  # unsubscribed when the client left
 
 
-def test_a_subscriber_that_stops_reading_is_dropped():
-    hub = EventHub(backlog=3)
-    queue = hub.subscribe()
-    for n in range(10):
-        hub.publish("scores", n=n)
-    events = [queue.get_nowait() for _ in range(queue.qsize())]
-    assert [e.get("n") for e in events[:3]] == [0, 1, 2]
-    assert events[3]["event"] == "lagged" and len(events) == 4
-    assert hub._queues == []
+def test_a_subscriber_that_stops_reading_is_dropped(served, monkeypatch):
+    monkeypatch.setattr(api, "SUBSCRIBER_BACKLOG", 5)
+    with served.connect() as sock, sock.makefile("rb") as reader:
+        sock.sendall(line({"op": "subscribe"}))
+        assert json.loads(reader.readline())["subscribed"] is True
+        served.call(lambda: [served.handler.publish("scores", n=n) for n in range(20)])  # faster than it is sent
+        assert served.handler.listeners == []  # dropped at once: the controller is never slowed
+        events = [json.loads(raw) for raw in reader]
+    assert [e.get("n") for e in events[:5]] == [0, 1, 2, 3, 4]
+    assert [e["event"] for e in events[5:]] == ["lagged"]  # then the connection closed
+
+
+def test_an_event_that_is_not_json_is_skipped(served):
+    with served.connect() as sock, sock.makefile("rb") as reader:
+        sock.sendall(line({"op": "subscribe"}))
+        reader.readline()
+        served.publish("odd", value=object())
+        served.publish("scores", n=1)
+        assert json.loads(reader.readline()) == {"event": "scores", "n": 1}
 
 
 def test_socket_is_group_accessible_only(served):
