@@ -1,0 +1,238 @@
+"""The table's MCU program: the session, one handler per command, the watchdog, resets,
+and the binding to the host over a reliable link.
+
+Every command gets exactly one reply (ok / rejected / identity / status), sent before
+any event the command causes; motion commands then end with their completion event or
+a `fault`. The link delivers each command once, so a retransmitted `shuffle` never
+shuffles twice.
+"""
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import Any
+
+from firmware_protocol.catalog import BUTTONS, COMMANDS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
+from firmware_protocol.codes import Code
+from firmware_protocol.frame import MAX_PAYLOAD
+from sim.faults import FaultPlan
+from sim.interlocks import NO_SEAT, SUBSYSTEM, refusal
+from sim.mechanics import Fault, Mechanics
+from sim.model import Round, TableModel
+from sim.profile import WIND_MARKER_KINDS
+from sim.trace import Trace
+from sim.walls import SEATS
+
+OK = Message("ok")
+_DETAIL_BYTES = MAX_PAYLOAD - 3  # after the code (u16) and the string's length byte
+
+
+def rejected(code: Code, detail: str) -> Message:
+    return Message("rejected", {"code": int(code), "detail": detail[:_DETAIL_BYTES]})
+
+
+class Firmware:
+    def __init__(self, model: TableModel, faults: FaultPlan, trace: Trace, loop: asyncio.AbstractEventLoop,
+                 speed: float = 1.0, seed: int = 0) -> None:
+        self.model = model
+        self.faults = faults
+        self.trace = trace
+        self.speed = speed
+        self.watchdog_enabled = True
+        self._loop = loop
+        self.mechanics = Mechanics(model, faults, loop, speed, self._on_outcome)
+        self._boot_ids = random.Random(f"{seed}:boot")
+        self.boot_id = self._boot_ids.getrandbits(32)
+        self.identified = False
+        self.stopped = False
+        self.fault = 0  # the code of the fault that stopped the table, until resume
+        self.commands = 0  # commands received since power-on, for reset_after_command
+        self._send: Callable[[Message], None] | None = None
+        self._heard_at: float | None = None  # last host message, for the watchdog
+        self._watchdog: asyncio.TimerHandle | None = None
+        self._endpoint: Any = None
+        self._transport: Any = None
+        self._schedule_faults()
+
+    # --- to and from the host -----------------------------------------------------
+    def attach(self, transport: Any) -> None:
+        """Serve the host on `transport`; a new connection replaces the old one."""
+        self._stop_link()
+        self._transport = transport
+        self._start_link()
+
+    def bind(self, send: Callable[[Message], None]) -> None:
+        """Exchange messages without a link: replies and events go to `send`, commands
+        come in through `on_message` (for tests of the table alone)."""
+        self._send = send
+
+    def _start_link(self) -> None:
+        from firmware_protocol.endpoint import LinkEndpoint
+        from firmware_protocol.link import Link
+
+        self._endpoint = LinkEndpoint(Link(role="table"), self._transport, on_message=self.on_message)
+        self._send = self._endpoint.send
+
+    def _stop_link(self) -> None:
+        if self._endpoint is not None:
+            self._endpoint.close()
+            self._endpoint = None
+
+    def _emit(self, direction: str, msg: Message) -> None:
+        if self._send is None:
+            return  # nobody listening: nothing is sent, nothing traced
+        self.trace.record(direction, msg)
+        self._send(msg)
+
+    def on_message(self, msg: Message) -> None:
+        if msg.name not in COMMANDS:
+            return  # replies and events are the table's to send, never to obey
+        self.trace.record("cmd", msg)
+        self._emit("reply", self._execute(msg))
+        self._heard_from_host()
+        self.commands += 1
+        if self.commands in self.faults.reset_after_command:
+            self._loop.call_soon(self.reset)
+
+    def _execute(self, msg: Message) -> Message:
+        if msg.name == "identify":
+            return self._identify(msg.args)
+        if not self.identified:
+            return rejected(Code.NOT_IDENTIFIED, "identify first")
+        refused = refusal(self.model, self.stopped, msg.name, msg.args)
+        if refused:
+            return rejected(refused.code, refused.detail)
+        if msg.name in SUBSYSTEM:
+            self.mechanics.start(msg.name, msg.args)
+            return OK
+        return getattr(self, "_" + msg.name)(msg.args) or OK
+
+    def _on_outcome(self, outcome: Message | Fault) -> None:
+        if isinstance(outcome, Fault):
+            self._stop_on_fault(outcome)
+        else:
+            self._emit("event", outcome)
+
+    def _stop_on_fault(self, fault: Fault) -> None:
+        self.mechanics.abort_all()
+        self.stopped, self.fault = True, int(fault.code)
+        self._emit("event", fault.message())
+
+    # --- command handlers (motion commands go to `mechanics`) -----------------------
+    def _identify(self, a: dict) -> Message:
+        if a["protocol_version"] != PROTOCOL_VERSION:
+            return rejected(Code.VERSION_MISMATCH, f"this table speaks protocol {PROTOCOL_VERSION}")
+        self.identified = True
+        p = self.model.profile
+        return Message("identity", {
+            "protocol_version": PROTOCOL_VERSION, "firmware": p.firmware, "model": p.model,
+            "boot_id": self.boot_id, "tiles": p.tiles, "stacks": list(p.stacks), "tile_sets": p.tile_sets,
+            "dice": p.dice, "dead_wall_separator": p.dead_wall_separator, "dora_flipper": p.dora_flipper,
+            "seat_displays": p.seat_displays, "centre_display": p.centre_display,
+            "wind_marker": WIND_MARKER_KINDS.index(p.wind_marker), "seat_buttons": p.seat_buttons,
+            "heartbeat_timeout_ms": p.heartbeat_timeout_ms, "frame_size": p.frame_size,
+            "receive_window": p.receive_window,
+        })
+
+    def _heartbeat(self, a: dict) -> None:
+        return None
+
+    def _get_status(self, a: dict) -> Message:
+        m = self.model
+        return Message("status", {
+            "boot_id": self.boot_id,
+            "operation": OPERATIONS.index(next(reversed(m.motion.values()), "idle")),
+            "fault": self.fault, "stopped": self.stopped, "centre_open": m.centre_open,
+            "sets": [SET_LOCATIONS.index(m.location(s)) for s in m.sets],
+            "walls_up": m.walls_up, "dead_wall_separated": m.dead_wall is not None,
+            "dora_flipped": len(m.dora_flipped), "wind": m.wind_marker.wind, "wind_seat": m.wind_marker.seat,
+            "dealer_lamp": NO_SEAT if m.dealer_lamp is None else m.dealer_lamp, "lid_open": m.lid_open,
+        })
+
+    def _configure(self, a: dict) -> None:
+        self.model.geometry.players, self.model.geometry.stacks = a["players"], tuple(a["stacks"])
+
+    def _show_scores(self, a: dict) -> None:
+        self.model.show_scores(a["scores"], a["mode"], a["dealer"])
+
+    def _show_round(self, a: dict) -> None:
+        self.model.centre_display.round = Round(**a)
+
+    def _set_dealer_lamp(self, a: dict) -> None:
+        self.model.dealer_lamp = None if a["seat"] == NO_SEAT else a["seat"]
+
+    def _show_error(self, a: dict) -> None:
+        for display in self.model.displays_in(a["seats"], zero_is_all=True):
+            display.error = a["code"]
+
+    def _show_text(self, a: dict) -> None:
+        for display in self.model.displays_in(a["seats"], zero_is_all=False):
+            display.text = a["text"]
+
+    def _stop(self, a: dict) -> None:
+        self.mechanics.abort_all()
+        self.stopped = True
+
+    def _resume(self, a: dict) -> None:
+        self.model.restore_tile_counts()  # the operator has seen to the fault
+        self.stopped, self.fault = False, 0
+
+    # --- the watchdog -------------------------------------------------------------------
+    def _heard_from_host(self) -> None:
+        self._heard_at = self._loop.time()
+        if self._watchdog is None and self.identified and self.watchdog_enabled:
+            self._arm_watchdog()
+
+    def _arm_watchdog(self) -> None:
+        timeout = self.model.profile.heartbeat_timeout_ms / 1000  # link time: never scaled by speed
+        self._watchdog = self._loop.call_at(self._heard_at + timeout, self._watchdog_due, self._heard_at)
+
+    def _watchdog_due(self, armed_at: float) -> None:
+        self._watchdog = None
+        if self._heard_at != armed_at:  # heard from the host since: wait from then
+            self._arm_watchdog()
+        else:
+            self._stop_on_fault(Fault(Code.WATCHDOG, "host_link"))
+
+    def _disarm_watchdog(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
+
+    # --- things that happen to the table ------------------------------------------
+    def reset(self) -> None:
+        """MCU reset: motion and volatile state lost, a new boot id, the link restarts."""
+        self.mechanics.abort_all()
+        self.model.clear_volatile()
+        self._disarm_watchdog()
+        self.identified = self.stopped = False
+        self.fault = 0
+        self.boot_id = self._boot_ids.getrandbits(32)
+        if self._transport is not None:
+            self._stop_link()
+            self._start_link()
+        self._emit("event", Message("booted", {"boot_id": self.boot_id}))
+
+    def press_button(self, seat: int, name: str) -> None:
+        if not self.model.profile.seat_buttons:
+            raise ValueError("this table has no seat buttons")
+        if not 0 <= seat < SEATS or name not in BUTTONS:
+            raise ValueError(f"no button {name!r} at seat {seat} (buttons: {', '.join(BUTTONS)})")
+        self._emit("event", Message("button", {"seat": seat, "name": BUTTONS.index(name)}))
+
+    def open_lid(self) -> None:
+        self.model.lid_open = True
+        if self.model.motion:
+            self._stop_on_fault(Fault(Code.LID_OPENED, "lid"))
+
+    def close_lid(self) -> None:
+        self.model.lid_open = False
+
+    def _schedule_faults(self) -> None:
+        later = self._loop.call_later
+        for opening in self.faults.lid_open:
+            later(opening.at / self.speed, self.open_lid)
+            later((opening.at + opening.duration) / self.speed, self.close_lid)
+        for at in self.faults.reset_at:
+            later(at / self.speed, self.reset)
