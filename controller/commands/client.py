@@ -148,7 +148,7 @@ def _result_object(args: argparse.Namespace) -> dict:
 
 
 def _hand_in_play(client: Client) -> int:
-    hand = client.request("status").get("hand") or {}
+    hand = client.request("status").get("hand_in_play") or {}
     if not isinstance(hand.get("seq"), int):
         raise CommandError("no hand is in play, so there is no result to enter")
     return hand["seq"]

@@ -12,7 +12,8 @@ import pytest
 
 from controller.api import ApiError, ApiServer
 
-STATUS = {"state": "playing", "hand": {"seq": 7, "label": "E3"}, "scores": [25000, 24000, 26000, 25000]}
+STATUS = {"state": "playing", "ruleset": "ema-2016", "fault": None, "scores": [25000, 24000, 26000, 25000],
+          "hand": "E3", "hand_in_play": {"seq": 7, "label": "E3", "riichi": [1], "dice": [3, 5], "kans": 0}}
 
 
 class FakeHandler:

@@ -30,7 +30,7 @@ def cli(served, *argv):
 ])
 def test_result_is_sent_for_the_hand_in_play(served, capsys, argv, result):
     assert cli(served, "result", *argv) == 0
-    assert served.handler.calls == [("status", {}), ("result", {"hand": STATUS["hand"]["seq"], "result": result})]
+    assert served.handler.calls == [("status", {}), ("result", {"hand": STATUS["hand_in_play"]["seq"], "result": result})]
 
 
 def test_result_for_a_given_hand_skips_status(served):
