@@ -284,9 +284,12 @@ class _Connection:
         self._unsubscribe()
 
     async def _pump(self, events: asyncio.Queue) -> None:
-        while (line := await events.get()) is not None:
-            self.writer.write(line)
-            await self.writer.drain()
+        try:
+            while (line := await events.get()) is not None:
+                self.writer.write(line)
+                await self.writer.drain()
+        except ConnectionError:  # the subscriber went away; the request loop sees EOF and cleans up
+            return
         self.writer.close()
 
     def _unsubscribe(self) -> None:
