@@ -1,7 +1,8 @@
 """The simulated automatic mahjong table (see docs/SIMULATOR.md)."""
 from sim.faults import FaultPlan, LidOpening, load_fault_plan
 from sim.profile import DEFAULT_PROFILE, Profile, load_profile
+from sim.serve import connect_in_process, serve_pty, serve_tcp
 from sim.table import SimulatedTable
 
-__all__ = ["DEFAULT_PROFILE", "FaultPlan", "LidOpening", "Profile", "SimulatedTable", "load_fault_plan",
-           "load_profile"]
+__all__ = ["DEFAULT_PROFILE", "FaultPlan", "LidOpening", "Profile", "SimulatedTable", "connect_in_process",
+           "load_fault_plan", "load_profile", "serve_pty", "serve_tcp"]

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_protocol.codes import SENSORS
+from firmware_protocol.transport import Impairment
 from sim import strict_yaml
 from sim.strict_yaml import Choice, ConfigError, Optional
 
@@ -35,7 +36,7 @@ class LidOpening:
 
 @dataclass
 class FaultPlan:
-    link: Any = None  # a firmware_protocol.transport.Impairment for the table's link
+    link: Impairment | None = None  # line noise on the table's side, both directions
     jam: dict[int, str] = field(default_factory=dict)  # shuffle number -> sensor
     missing_tile: set[int] = field(default_factory=set)  # collect numbers
     extra_tile: set[int] = field(default_factory=set)  # collect numbers
@@ -88,8 +89,6 @@ def load_fault_plan(path: str | Path) -> FaultPlan:
 
 
 def _impairment_schema() -> dict[str, Any]:
-    from firmware_protocol.transport import Impairment
-
     return {f.name: Optional(_field_type(f)) for f in dataclasses.fields(Impairment)}
 
 
@@ -98,9 +97,7 @@ def _field_type(f: dataclasses.Field) -> type:
     return float if isinstance(default, float) else type(default)
 
 
-def _impairment(fields: dict[str, Any] | None):
+def _impairment(fields: dict[str, Any] | None) -> Impairment | None:
     if not fields:
         return None
-    from firmware_protocol.transport import Impairment
-
     return Impairment(**{k: v for k, v in fields.items() if v is not None})

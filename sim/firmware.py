@@ -11,17 +11,19 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from typing import Any
-
-from firmware_protocol.catalog import BUTTONS, COMMANDS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
+from firmware_protocol.catalog import BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message, ProtocolError
 from firmware_protocol.codes import Code
+from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.frame import MAX_PAYLOAD
+from firmware_protocol.link import FIRST_MESSAGE_ID, Link
+from firmware_protocol.transport import ByteTransport
 from sim.faults import FaultPlan
 from sim.interlocks import NO_SEAT, SUBSYSTEM, refusal
 from sim.mechanics import Fault, Mechanics
 from sim.model import Round, TableModel
 from sim.profile import WIND_MARKER_KINDS
 from sim.trace import Trace
+from sim.uart import Uart
 from sim.walls import SEATS
 
 OK = Message("ok")
@@ -42,6 +44,7 @@ class Firmware:
         self.watchdog_enabled = True
         self._loop = loop
         self.mechanics = Mechanics(model, faults, loop, speed, self._on_outcome)
+        self._seed = seed
         self._boot_ids = random.Random(f"{seed}:boot")
         self.boot_id = self._boot_ids.getrandbits(32)
         self.identified = False
@@ -51,16 +54,22 @@ class Firmware:
         self._send: Callable[[Message], None] | None = None
         self._heard_at: float | None = None  # last host message, for the watchdog
         self._watchdog: asyncio.TimerHandle | None = None
-        self._endpoint: Any = None
-        self._transport: Any = None
+        self._endpoint: LinkEndpoint | None = None
+        self._uart: Uart | None = None
         self._schedule_faults()
 
     # --- to and from the host -----------------------------------------------------
-    def attach(self, transport: Any) -> None:
-        """Serve the host on `transport`; a new connection replaces the old one."""
-        self._stop_link()
-        self._transport = transport
+    def attach(self, line: ByteTransport) -> None:
+        """Serve the host on `line`; a new connection replaces (and hangs up) the old one."""
+        self.detach()
+        self._uart = Uart(line, self._loop, self.faults.link, self._seed)
         self._start_link()
+
+    def detach(self) -> None:
+        if self._uart is not None:
+            self._stop_link()
+            self._uart.close()
+            self._uart = None
 
     def bind(self, send: Callable[[Message], None]) -> None:
         """Exchange messages without a link: replies and events go to `send`, commands
@@ -68,10 +77,9 @@ class Firmware:
         self._send = send
 
     def _start_link(self) -> None:
-        from firmware_protocol.endpoint import LinkEndpoint
-        from firmware_protocol.link import Link
-
-        self._endpoint = LinkEndpoint(Link(role="table"), self._transport, on_message=self.on_message)
+        link = Link(role="table", epoch=self.boot_id)  # a new incarnation per boot: the host drops old sessions
+        self._endpoint = LinkEndpoint(link, self._uart.port(), on_message=self.on_message,
+                                      on_protocol_error=self._on_protocol_error, loop=self._loop)
         self._send = self._endpoint.send
 
     def _stop_link(self) -> None:
@@ -86,14 +94,16 @@ class Firmware:
         self._send(msg)
 
     def on_message(self, msg: Message) -> None:
-        if msg.name not in COMMANDS:
-            return  # replies and events are the table's to send, never to obey
         self.trace.record("cmd", msg)
         self._emit("reply", self._execute(msg))
         self._heard_from_host()
         self.commands += 1
         if self.commands in self.faults.reset_after_command:
             self._loop.call_soon(self.reset)
+
+    def _on_protocol_error(self, error: ProtocolError) -> None:
+        if error.msg_id >= FIRST_MESSAGE_ID:  # an undecodable command still gets its one reply
+            self._emit("reply", rejected(Code.PROTOCOL, error.reason))
 
     def _execute(self, msg: Message) -> Message:
         if msg.name == "identify":
@@ -209,7 +219,7 @@ class Firmware:
         self.identified = self.stopped = False
         self.fault = 0
         self.boot_id = self._boot_ids.getrandbits(32)
-        if self._transport is not None:
+        if self._uart is not None:
             self._stop_link()
             self._start_link()
         self._emit("event", Message("booted", {"boot_id": self.boot_id}))

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
+from firmware_protocol.transport import ByteTransport
 from sim.faults import FaultPlan
 from sim.firmware import Firmware
 from sim.model import TableModel
@@ -35,9 +35,9 @@ class SimulatedTable:
         self.trace = Trace(lambda: (self.loop.time() - powered_on) * speed, trace_path)
         self.firmware = Firmware(self.model, self.faults, self.trace, self.loop, speed, seed)
 
-    def attach(self, transport: Any) -> None:
-        """Serve the host over `transport`; a new connection replaces the old one."""
-        self.firmware.attach(transport)
+    def attach(self, line: ByteTransport) -> None:
+        """Serve the host over a byte transport; a new connection replaces the old one."""
+        self.firmware.attach(line)
 
     @property
     def boot_id(self) -> int:
@@ -59,4 +59,6 @@ class SimulatedTable:
         self.firmware.reset()
 
     def close(self) -> None:
+        """Hang up the host line and close the trace file."""
+        self.firmware.detach()
         self.trace.close()
