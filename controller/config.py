@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.rules.ruleset import RuleSet, load_ruleset
+from yaml.nodes import MappingNode, ScalarNode
+
 from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
 
 # pyserial URL handlers (serial_for_url), a device path, or a Windows COM port
@@ -70,23 +72,34 @@ def _resolve(base: Path, text: str) -> Path:
     return path if path.is_absolute() else base / path
 
 
-def _check_files(data: dict, base: Path, ctx: Context) -> RuleSet | None:
+def _top_strings(node) -> dict[str, str]:
+    """Top-level string values, read even when other fields are invalid (to check the files)."""
+    if not isinstance(node, MappingNode):
+        return {}
+    return {k.value: v.value for k, v in node.value
+            if isinstance(k, ScalarNode) and isinstance(v, ScalarNode) and v.tag.endswith(":str")}
+
+
+def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | None:
     """The profile must exist; the rule set must load (its own issues are kept)."""
-    profile = _resolve(base, data["profile"])
-    if not profile.is_file():
-        ctx.error(("profile",), f"{data['profile']!r}: no such file ({profile}); "
+    if "profile" in refs and not _resolve(base, refs["profile"]).is_file():
+        ctx.error(("profile",), f"{refs['profile']!r}: no such file ({_resolve(base, refs['profile'])}); "
                   "allowed: a path to a table profile, relative to this file's folder")
+    if "ruleset" not in refs:
+        return None
     try:
-        rules = load_ruleset(data["ruleset"], base)
+        return load_ruleset(refs["ruleset"], base)
     except ConfigError as exc:
-        ctx.error(("ruleset",), f"the rule set {data['ruleset']!r} is not valid (below)")
+        ctx.error(("ruleset",), f"the rule set {refs['ruleset']!r} is not valid (below)")
         ctx.issues += exc.issues
         return None
+
+
+def _check_dealer(data: dict, rules: RuleSet, ctx: Context) -> None:
     dealer = data["game"]["starting_dealer"]
     if dealer != "draw" and dealer not in rules.seats:
         ctx.error(("game", "starting_dealer"), f"{dealer} is not a seat in play in {rules.name}; "
                   f"allowed: {', '.join(map(str, rules.seats))} or draw")
-    return rules
 
 
 def load_table_config(path: str | Path) -> TableConfig:
@@ -95,9 +108,9 @@ def load_table_config(path: str | Path) -> TableConfig:
     ctx = Context(str(path))
     node = compose(read_text(path), ctx)
     data = TABLE.check(node, (), ctx) if node is not None else None
-    rules = None
-    if isinstance(data, dict):
-        rules = _check_files(data, path.parent, ctx)
+    rules = _check_files(_top_strings(node), path.parent, ctx)
+    if isinstance(data, dict) and rules is not None:
+        _check_dealer(data, rules, ctx)
     if ctx.issues:
         raise ConfigError(ctx.issues)
     base = path.parent
