@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from controller.rules.ruleset import RuleSet, load_ruleset
 from yaml.nodes import MappingNode, ScalarNode
 
+from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
 
 # pyserial URL handlers (serial_for_url), a device path, or a Windows COM port

@@ -216,7 +216,9 @@ class AnyOf(Schema):
 class List(Schema):
     def __init__(self, item: Schema, min_len: int = 0, max_len: int | None = None):
         self.item, self.min_len, self.max_len = item, min_len, max_len
-        self.allowed = f"a list of {_range_text('', min_len, max_len).strip() or 'any number of'} items, each {item.allowed}"
+        count = (f"{min_len}" if min_len == max_len else f"at least {min_len}" if max_len is None
+                 else f"{min_len} to {max_len}")
+        self.allowed = f"a list of {count} items, each {item.allowed}"
 
     def _check(self, node, path, ctx):
         if not isinstance(node, SequenceNode):

@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 from typing import Callable
 
+from yaml.nodes import MappingNode
+
 from controller.config import load_table_config
 from controller.rules.ruleset import load_ruleset
 from controller.schema import ConfigError, Context, compose, read_text
-from yaml.nodes import MappingNode
 
 HELP = "Check a table config, a rule set or a table hardware profile and print every problem."
 
