@@ -7,7 +7,12 @@ state and fires the next trigger when the operation's completion event arrives.
 """
 from __future__ import annotations
 
+import logging
+
 from transitions import Machine
+
+# transitions logs every state entry at INFO: too loud for a table that runs all day.
+logging.getLogger("transitions").setLevel(logging.WARNING)
 
 SETUP_STEPS = ["collecting", "waiting_shuffle", "raising", "rolling", "separating", "revealing_dora"]
 GAME_STATES = ["preparing", *SETUP_STEPS, "playing", "paused", "settling", "fault", "recovering"]

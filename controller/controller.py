@@ -1,0 +1,580 @@
+"""The controller: runs the table through whole games.
+
+One coroutine walks the hand cycle; the state machine (`machine.py`) says which step may
+follow which. Each hardware step is re-entrant: before running it, the controller asks
+the table where things are (`get_status`) and skips what is already done, so the same
+code serves a clean run, a retry after a fault, a reconnect after a lost link, an MCU
+reset and a restart after the host was killed.
+
+Tile sets are pipelined: as soon as a set's walls are up, the other set is shuffled in
+the background, so a hand change costs collect + raise + dice + separate.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware_protocol.catalog import DISPLAY_MODES
+from firmware_protocol.codes import Code
+
+from controller import rules as R
+from controller.api import ApiError as ControlError  # a refused request: nothing changed
+from controller.machine import TableMachine
+from controller.table import Fault, Interrupted, LinkLost, McuReset, Rejected, Table, TableError, TableFault
+
+log = logging.getLogger("mjtable.controller")
+
+# Where the machine goes back to after a reconnect; setup steps re-enter their own step.
+_RETURN_AFTER_RECONNECT = {"playing": "play", "paused": "pause", "fault": "fault",
+                           "idle": "back_to_idle", "game_over": "end_game"}
+
+
+@dataclass
+class Hand:
+    """The hand in progress: what has been done at the table so far."""
+
+    seq: int
+    label: str
+    phase: str = "setup"       # setup -> raising -> raised -> playing
+    throws: list[list[int]] = field(default_factory=list)
+    separated: bool = False
+    dora_shown: int = 0        # indicators flipped or shown so far
+    kans: int = 0
+    riichi: list[int] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Hand":
+        return cls(**data)
+
+
+@dataclass
+class Settings:
+    display_mode: str = "difference"
+    backoff_max: float = 10.0
+    shuffle_wait: float = 120.0   # longest wait for a shuffle_done we may have missed
+
+
+class Controller:
+    def __init__(self, table_connector, rules: R.RuleSet, *, store=None, settings: Settings | None = None,
+                 ruleset_name: str | None = None, seed: int | None = None) -> None:
+        self.table = Table(table_connector, on_event=self._on_table_event)
+        self.rules = rules
+        self.ruleset_name = ruleset_name or rules.name
+        self.store = store
+        self.settings = settings or Settings()
+        self.sm = TableMachine()
+        self.state: R.GameState | None = None
+        self.hand: Hand | None = None
+        self.game_id: int | None = None
+        self.fault: Fault | None = None
+        self.waiting_for: str | None = None
+        self.standings: R.Standings | None = None
+        self._rng = random.Random(seed)
+        self._listeners: list[Callable[[dict], None]] = []
+        self._result: asyncio.Future | None = None
+        self._operator: asyncio.Event = asyncio.Event()
+        self._shuffle_task: asyncio.Task | None = None
+        self._recovery: asyncio.Task | None = None
+        self._pause: asyncio.Event | None = None
+
+    # ------------------------------------------------------------------ events out
+    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    def _publish(self, event: str, **data: Any) -> None:
+        record = {"event": event, "state": self.sm.state, **data}
+        for listener in list(self._listeners):
+            listener(record)
+
+    def _trigger(self, name: str) -> None:
+        getattr(self.sm, name)()
+        self._publish("state")
+
+    # ------------------------------------------------------------------ start-up
+    async def start(self) -> None:
+        """Connect, identify, self-test; resume an interrupted game if the store has one."""
+        self._trigger("power_on")
+        await self._connect_with_backoff()
+        self._trigger("identified")
+        await self._self_test()
+        self._trigger("ready")
+        if self.store is not None and (game := self.store.active_game()) is not None:
+            self._restore(game)
+
+    async def _connect_with_backoff(self) -> None:
+        delay = 0.25
+        while True:
+            try:
+                await self.table.connect()
+                return
+            except (OSError, TableError) as exc:
+                log.warning("table not reachable (%s); retrying in %.1f s", exc, delay)
+                self._publish("link", status="retrying", error=str(exc), retry_in=delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, self.settings.backoff_max)
+
+    async def _self_test(self) -> None:
+        ident = self.table.identity
+        if ident["tiles"] != self.rules.tiles and not self._can_configure(ident):
+            raise ControlError("not_allowed", f"table has {ident['tiles']} tiles, rule set needs {self.rules.tiles}")
+        await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
+        status = await self.table.get_status()
+        log.info("table %s ready: sets %s", ident["model"], status["sets"])
+        if status["fault"]:
+            self.fault = Fault(status["fault"], "none", "none", 0, 0)
+
+    def _can_configure(self, ident: dict) -> bool:
+        return False
+
+    # ------------------------------------------------------------------ game
+    def _restore(self, game) -> None:
+        self.game_id = game.id
+        self.state = R.GameState.from_dict(game.state)
+        self.hand = Hand.from_dict(game.hand) if game.hand else None
+        self._trigger("start_game")
+        self._publish("resumed", hand=R.hand_label(self.state))
+
+    async def new_game(self, dealer: int | str = 0) -> None:
+        if self.sm.state not in ("idle", "game_over"):
+            raise ControlError("not_allowed", f"cannot start a game while {self.sm.state}")
+        if dealer == "draw":
+            dealer = await self._draw_dealer()
+        self.state = R.new_game(self.rules, dealer=dealer)
+        self.hand = None
+        self.standings = None
+        if self.store is not None:
+            self.game_id = self.store.new_game(self.ruleset_name, dataclasses.asdict(self.rules),
+                                              self.state.to_dict())
+        self._trigger("start_game")
+        await self._show_wind_marker()
+        self._publish("game_started", dealer=dealer)
+
+    async def _draw_dealer(self) -> int:
+        dealer = self._rng.choice(self.rules.seats)
+        await self._step_free(lambda: self.table.show_text(f"East: seat {dealer}"))
+        return dealer
+
+    async def play(self) -> R.Standings:
+        """Run hands until the game is over; return the final standings."""
+        while not self.state.finished:
+            await self._play_hand()
+        return await self._finish()
+
+    async def _play_hand(self) -> None:
+        if self.hand is None or self.hand.seq != self.state.hands_played + 1:
+            self.hand = Hand(seq=self.state.hands_played + 1, label=R.hand_label(self.state))
+            self._save_step("preparing")
+        if self.hand.phase in ("setup", "raising"):
+            await self._setup_walls()
+        elif self.hand.phase == "raised":
+            await self._finish_setup()
+        await self._step_free(self._show_hand)
+        self.hand.phase = "playing"
+        self._save_step("playing")
+        self._trigger("play")
+        self._publish("hand_started", hand=self.hand.label, seq=self.hand.seq)
+        result = await self._wait_result()
+        await self._settle(result)
+
+    # ------------------------------------------------------------------ setup
+    async def _setup_walls(self) -> None:
+        await self._step("collect", self._collect)
+        await self._step("wait_shuffle", self._wait_for_stacked_set)
+        self.hand.phase = "raising"
+        self._save_step("raising")
+        await self._step("raise_walls", self._raise)
+        self.hand.phase = "raised"
+        self._save_step("raised")
+        await self._finish_setup()
+
+    async def _finish_setup(self) -> None:
+        self._start_background_shuffle()
+        for _ in range(len(self.hand.throws), self.rules.dice.throws):
+            await self._step("roll", self._roll)
+        await self._step("separate", self._separate)
+        if self.rules.has_dora:
+            await self._step("reveal_dora", lambda: self._reveal_dora(0))
+
+    async def _collect(self) -> None:
+        status = await self.table.get_status()
+        # Once raising has begun, a set on the table is this hand's new walls.
+        if "on_table" not in status["sets"] or self.hand.phase != "setup":
+            return
+        await self._await_shuffle(status)
+        count = await self.table.collect_tiles()
+        if count != self.rules.tiles:
+            # A lost or extra tile would corrupt every later wall: stop before raising.
+            await self.table.stop()
+            raise TableFault(Fault(Code.TILE_COUNT, "centre", "hopper", self.rules.tiles, count))
+
+    async def _wait_for_stacked_set(self) -> None:
+        status = await self.table.get_status()
+        if "stacked" in status["sets"] or "on_table" in status["sets"]:
+            return
+        await self._await_shuffle(status)
+        status = await self.table.get_status()
+        if "stacked" not in status["sets"] and "collected" in status["sets"]:
+            await self._shuffle_visibly()
+
+    async def _await_shuffle(self, status: dict) -> None:
+        """Wait for the background shuffle, visibly, if it is still running."""
+        task = self._shuffle_task
+        if task is not None and not task.done():
+            await self._waiting("shuffle", asyncio.shield(task))
+        elif "shuffling" in status["sets"]:
+            # Started before a reconnect or restart: its completion may be gone, so ask again.
+            await self._waiting("shuffle", self._poll_until_stacked())
+
+    async def _poll_until_stacked(self) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.shuffle_wait
+        while "shuffling" in (await self.table.get_status())["sets"]:
+            if loop.time() > deadline:
+                raise TableFault(Fault(Code.BUILD_TIMEOUT, "shuffler", "none", 0, 0))
+            await asyncio.sleep(2.0)
+
+    async def _waiting(self, what: str, awaitable) -> None:
+        self.waiting_for = what
+        self._publish("waiting", what=what)
+        await self.table.show_text(f"waiting for {what}")
+        try:
+            await awaitable
+        finally:
+            self.waiting_for = None
+
+    async def _shuffle_visibly(self) -> None:
+        await self._waiting("shuffle", self.table.shuffle())
+
+    async def _raise(self) -> None:
+        status = await self.table.get_status()
+        if status["walls_up"] and "on_table" in status["sets"]:
+            return  # raised before a reconnect or restart
+        await self.table.raise_walls()
+
+    async def _roll(self) -> None:
+        values = await self.table.roll_dice(self.rules.dice.per_throw)
+        self.hand.throws.append(values)
+        self._save_step("rolling")
+        if len(self.hand.throws) == 1 and self.rules.dice.throws > 1:
+            breaker = R.breaker_seat(self.rules, self.state.dealer, sum(values))
+            await self.table.show_text(f"seat {breaker} throws")
+
+    def setup(self) -> R.HandSetup:
+        return R.setup_hand(self.rules, self.state.dealer, self.hand.throws)
+
+    async def _separate(self) -> None:
+        if self.hand.separated:
+            return
+        setup = self.setup()
+        seat, stack = setup.break_after
+        if self.table.identity["dead_wall_separator"] and setup.dead_wall:
+            await self.table.separate_dead_wall(seat, stack, len(setup.dead_wall))
+        else:
+            await self.table.show_text(f"break: seat {seat} after stack {stack}")
+        self.hand.separated = True
+        self._save_step("separated")
+
+    async def _reveal_dora(self, index: int) -> None:
+        if self.hand.dora_shown > index:
+            return
+        seat, stack = self.setup().dora_indicators[index]
+        if self.table.identity["dora_flipper"]:
+            await self.table.flip_dora(seat, stack)
+        else:
+            await self.table.show_text(f"dora {index + 1}: seat {seat} stack {stack}")
+        self.hand.dora_shown = index + 1
+        self._save_step("dora")
+
+    def _start_background_shuffle(self) -> None:
+        if self._shuffle_task is None or self._shuffle_task.done():
+            self._shuffle_task = asyncio.ensure_future(self._background_shuffle())
+
+    async def _background_shuffle(self) -> None:
+        """Shuffle the collected set while the hand is played; faults wait for the operator."""
+        while True:
+            try:
+                status = await self.table.get_status()
+                if "collected" not in status["sets"] or "stacked" in status["sets"]:
+                    return
+                await self.table.shuffle()
+                return
+            except (TableFault, Rejected, Interrupted) as exc:
+                await self._await_operator(exc)
+            except (LinkLost, McuReset):
+                await self._recover_link()
+
+    # ------------------------------------------------------------------ steps & faults
+    async def _step(self, trigger: str, action) -> None:
+        """Run one hardware step until it succeeds, through faults, pauses and link loss."""
+        while True:
+            self._trigger(trigger)
+            try:
+                await action()
+                return
+            except (TableFault, Rejected, Interrupted) as exc:
+                self._trigger("fault")
+                await self._await_operator(exc)
+                self._trigger("retry")
+            except (LinkLost, McuReset):
+                await self._recover_link()
+
+    async def _await_operator(self, exc: Exception) -> None:
+        """Show the error, keep everything, wait for retry; resume the table."""
+        fault = exc.fault if isinstance(exc, TableFault) else None
+        code = fault.code if fault else getattr(exc, "code", Code.BAD_STATE)
+        if fault:
+            self.fault = fault
+        self._publish("fault", code=int(code), message=str(exc))
+        log.error("%s: waiting for the operator (retry)", exc)
+        while True:
+            try:
+                self._operator.clear()
+                if isinstance(exc, Interrupted):
+                    await self._operator.wait()  # resume() has already restarted the table
+                    break
+                await self.table.show_error(int(code))
+                await self._operator.wait()
+                await self.table.resume()
+                break
+            except Rejected as again:
+                self._publish("fault", code=again.code, message=str(again))
+                exc = again
+            except (LinkLost, McuReset):
+                await self._recover_link()
+        self.fault = None
+        self._publish("recovered")
+
+    async def _recover_link(self) -> None:
+        """One recovery at a time, shared by every coroutine that noticed the loss."""
+        if self._recovery is None or self._recovery.done():
+            self._recovery = asyncio.ensure_future(self._reconnect())
+        await asyncio.shield(self._recovery)
+
+    async def _reconnect(self) -> None:
+        before = self.sm.state
+        if before != "reconnecting":
+            self._trigger("link_lost")
+        self.table.close()
+        await self._connect_with_backoff()
+        await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
+        await self._restore_displays()
+        self._trigger("reconnected")
+        if before in _RETURN_AFTER_RECONNECT:
+            self._trigger(_RETURN_AFTER_RECONNECT[before])
+        self._publish("reconnected")
+
+    async def _restore_displays(self) -> None:
+        if self.state is None:
+            return
+        await self._show_scores()
+        await self._show_round()
+        await self.table.set_dealer_lamp(self.state.dealer)
+        status = await self.table.get_status()
+        if status["fault"] == Code.WATCHDOG:
+            # The table stopped because we were gone; we are back, so that cause is cleared.
+            await self.table.resume()
+        if (status["wind"], status["wind_seat"]) != (self.state.round_wind, self.state.starting_dealer):
+            await self._show_wind_marker()
+        if self.fault:
+            await self.table.show_error(int(self.fault.code))
+
+    def _on_table_event(self, kind: str, value: Any) -> None:
+        if kind == "fault":
+            self.fault = value
+            self._publish("fault", code=int(value.code), message=value.describe())
+        elif kind in ("link_lost", "mcu_reset"):
+            self._publish(kind)
+            if self.sm.state in ("playing", "paused", "idle", "game_over"):
+                # No step is waiting on the table: recover in the background.
+                asyncio.ensure_future(self._recover_link())
+        elif kind == "button":
+            self._on_button(*value)
+
+    def _on_button(self, seat: int, name: str) -> None:
+        self._publish("button", seat=seat, name=name)
+        if name == "ok" and self.fault is not None:
+            self._operator.set()
+        elif name == "riichi" and self.sm.state == "playing":
+            try:
+                self.declare_riichi(seat)
+            except ControlError as exc:
+                log.warning("riichi button: %s", exc)
+
+    # ------------------------------------------------------------------ play
+    async def _show_hand(self) -> None:
+        await self._show_round()
+        await self.table.set_dealer_lamp(self.state.dealer)
+        await self._show_scores()
+
+    async def _show_round(self) -> None:
+        s = self.state
+        await self.table.show_round(s.round_wind, s.hand_in_round, s.honba, s.riichi_sticks)
+
+    async def _show_scores(self, scores=None) -> None:
+        mode = DISPLAY_MODES.index(self.settings.display_mode)
+        shown = [s or 0 for s in (scores or self.state.scores)]  # an empty side (sanma) shows 0
+        await self.table.show_scores(shown, mode, self.state.dealer)
+
+    async def _show_wind_marker(self) -> None:
+        async def mark():
+            await self.table.set_wind_marker(self.state.round_wind, self.state.starting_dealer)
+        await self._step_free(mark)
+
+    async def _step_free(self, action) -> None:
+        """A motion outside the setup steps (wind marker): same fault handling, no state change."""
+        while True:
+            try:
+                return await action()
+            except (TableFault, Rejected, Interrupted) as exc:
+                await self._await_operator(exc)
+            except (LinkLost, McuReset):
+                await self._recover_link()
+
+    async def _wait_result(self) -> dict:
+        self._result = asyncio.get_running_loop().create_future()
+        try:
+            return await self._result
+        finally:
+            self._result = None
+
+    def submit_result(self, seq: int, result: dict) -> dict:
+        """Take a hand result from the API; a result for an already settled hand is a no-op."""
+        if self.state is not None and seq <= self.state.hands_played:
+            return {"duplicate": True}
+        if self.sm.state != "playing" or self._result is None or self._result.done():
+            raise ControlError("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
+        if seq != self.hand.seq:
+            raise ControlError("wrong_hand", f"result is for hand {seq}, the hand in play is {self.hand.seq}")
+        result = dict(result)
+        result.setdefault("riichi", list(self.hand.riichi)) if result.get("kind") != "chombo" else None
+        try:
+            R.validate_result(self.rules, self.state, result)
+        except R.ResultError as exc:
+            raise ControlError("invalid_result", str(exc)) from None
+        self._result.set_result(result)
+        return {"duplicate": False}
+
+    def declare_riichi(self, seat: int) -> None:
+        if self.sm.state != "playing":
+            raise ControlError("not_allowed", "riichi is declared during play")
+        if not self.rules.has_riichi:
+            raise ControlError("not_allowed", f"{self.rules.name} has no riichi")
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.rules.seats:
+            raise ControlError("bad_request", f"seat must be one of {list(self.rules.seats)}")
+        if seat in self.hand.riichi:
+            raise ControlError("not_allowed", f"seat {seat} already declared riichi")
+        self.hand.riichi.append(seat)
+        self._save_step("playing")
+        self._publish("riichi", seat=seat)
+
+    async def declare_kan(self) -> None:
+        if self.sm.state != "playing":
+            raise ControlError("not_allowed", "a kan is declared during play")
+        if not self.rules.has_dora:
+            self.hand.kans += 1
+            return
+        if self.hand.kans + 1 >= len(self.setup().dora_indicators):
+            raise ControlError("not_allowed", "no more kan indicators in the dead wall")
+        self.hand.kans += 1
+        self._save_step("playing")
+        await self._step_free(lambda: self._reveal_dora(self.hand.kans))
+        self._publish("kan", kans=self.hand.kans)
+
+    async def pause(self) -> None:
+        if self.sm.state != "playing":
+            raise ControlError("not_allowed", f"cannot pause while {self.sm.state}")
+        await self.table.stop()
+        self._trigger("pause")
+
+    async def resume(self) -> None:
+        if self.sm.state != "paused":
+            raise ControlError("not_allowed", "the table is not paused")
+        await self.table.resume()
+        self._trigger("resume")
+        self._operator.set()
+
+    def retry(self) -> None:
+        if self.fault is None and self.sm.state != "fault":
+            raise ControlError("not_allowed", "there is no fault to retry")
+        self._operator.set()
+
+    # ------------------------------------------------------------------ settle
+    async def _settle(self, result: dict) -> None:
+        self._trigger("settle")
+        setup = self.setup()
+        before = self.state
+        outcome = R.apply_result(self.rules, before, result)
+        record = self._hand_record(before, setup, result, outcome)
+        if self.store is not None:
+            self.store.commit_hand(self.game_id, self.hand.seq, record, outcome.state.to_dict())
+        self.state = outcome.state
+        self._publish("hand_ended", record=record)
+        await self._step_free(self._show_scores)
+        if outcome.wind_changed and not outcome.game_over:
+            await self._show_wind_marker()
+        self._trigger("end_game" if outcome.game_over else "next_hand")
+
+    def _hand_record(self, before, setup, result, outcome) -> dict:
+        return {
+            "ruleset": self.ruleset_name,
+            "hand": self.hand.label,
+            "honba": before.honba,
+            "riichi_sticks": before.riichi_sticks,
+            "dealer": before.dealer,
+            "dice": [v for throw in self.hand.throws for v in throw],
+            "breaker": setup.breaker,
+            "dead_wall": [list(p) for p in setup.dead_wall],
+            "dora_indicators": [list(p) for p in setup.dora_indicators[: self.hand.dora_shown]],
+            "result": result,
+            "payments": list(outcome.payments),
+            "scores": list(outcome.state.scores),
+            "riichi_sticks_after": outcome.riichi_sticks_after,
+        }
+
+    async def _finish(self) -> R.Standings:
+        self.standings = R.final_standings(self.rules, self.state)
+        final = {"final": True, "scores": list(self.standings.scores),
+                 "final_scores": list(self.standings.final_scores), "ranks": list(self.standings.ranks)}
+        if self.store is not None:
+            self.store.finish_game(self.game_id, final)
+        ranks = " ".join(f"{seat}:{rank}" for seat, rank in enumerate(self.standings.ranks))
+
+        async def show_final():
+            await self._show_scores(self.standings.final_scores)
+            await self.table.show_text(f"final {ranks}")
+        await self._step_free(show_final)
+        self._publish("game_over", **final)
+        return self.standings
+
+    def _save_step(self, step: str) -> None:
+        if self.store is not None and self.game_id is not None:
+            self.store.save_step(self.game_id, step, self.hand.to_dict())
+
+    # ------------------------------------------------------------------ status
+    def status(self) -> dict[str, Any]:
+        s = self.state
+        out: dict[str, Any] = {"state": self.sm.state, "ruleset": self.ruleset_name,
+                               "fault": self.fault.describe() if self.fault else None,
+                               "waiting_for": self.waiting_for}
+        if s is not None:
+            out.update(scores=list(s.scores), dealer=s.dealer, honba=s.honba, riichi_sticks=s.riichi_sticks,
+                       hand=R.hand_label(s), hands_played=s.hands_played, finished=s.finished)
+        if self.hand is not None:
+            out["hand_in_play"] = {"seq": self.hand.seq, "label": self.hand.label, "riichi": self.hand.riichi,
+                                   "dice": [v for t in self.hand.throws for v in t], "kans": self.hand.kans}
+        if self.table.stats is not None:
+            out["link"] = _stats_dict(self.table.stats)
+        return out
+
+
+def _stats_dict(stats) -> dict[str, Any]:
+    return {k: v for k, v in vars(stats).items() if isinstance(v, (int, float))}
