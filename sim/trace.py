@@ -15,40 +15,27 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_protocol.catalog import Message
 
 
-@dataclass(frozen=True)
-class Record:
-    t: float
-    dir: str
-    name: str
-    args: dict[str, Any]
-
-    def as_json(self) -> str:
-        return json.dumps({"t": self.t, "dir": self.dir, "name": self.name, "args": self.args},
-                          separators=(",", ":"))
-
-
 class Trace:
     def __init__(self, clock: Callable[[], float], path: str | Path | None = None) -> None:
         self._clock = clock
-        self.records: list[Record] = []
+        self.records: list[dict[str, Any]] = []  # as in the file
         self._file: TextIO | None = open(path, "w", encoding="utf-8") if path else None
 
     def record(self, direction: str, msg: Message) -> None:
-        rec = Record(round(self._clock(), 6), direction, msg.name, dict(msg.args))
+        rec = {"t": round(self._clock(), 6), "dir": direction, "name": msg.name, "args": dict(msg.args)}
         self.records.append(rec)
         if self._file:
-            self._file.write(rec.as_json() + "\n")
+            self._file.write(json.dumps(rec, separators=(",", ":")) + "\n")
             self._file.flush()
 
-    def named(self, name: str, direction: str | None = None) -> list[Record]:
-        return [r for r in self.records if r.name == name and direction in (None, r.dir)]
+    def named(self, name: str, direction: str | None = None) -> list[dict[str, Any]]:
+        return [r for r in self.records if r["name"] == name and direction in (None, r["dir"])]
 
     def close(self) -> None:
         if self._file:

@@ -16,9 +16,10 @@ TABLES = CONFIG_DIR / "tables"
 
 class Bench:
     def __init__(self, profile: str = "four-port", faults: FaultPlan | None = None, seed: int = 0,
-                 watchdog: bool = False) -> None:
+                 watchdog: bool = False, trace_path=None) -> None:
         self.loop = VirtualTimeLoop()
-        self.table = SimulatedTable(TABLES / f"{profile}.yaml", seed=seed, faults=faults, loop=self.loop)
+        self.table = SimulatedTable(TABLES / f"{profile}.yaml", seed=seed, faults=faults, loop=self.loop,
+                                    trace_path=trace_path)
         self.table.firmware.watchdog_enabled = watchdog
         self.model = self.table.model
         self.sent: list[Message] = []
