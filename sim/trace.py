@@ -15,27 +15,40 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from firmware_protocol.catalog import Message
 
 
+@dataclass(frozen=True)
+class Record:
+    t: float
+    dir: str
+    name: str
+    args: dict[str, Any]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record as in the file."""
+        return {"t": self.t, "dir": self.dir, "name": self.name, "args": self.args}
+
+
 class Trace:
     def __init__(self, clock: Callable[[], float], path: str | Path | None = None) -> None:
         self._clock = clock
-        self.records: list[dict[str, Any]] = []  # as in the file
+        self.records: list[Record] = []
         self._file: TextIO | None = open(path, "w", encoding="utf-8") if path else None
 
     def record(self, direction: str, msg: Message) -> None:
-        rec = {"t": round(self._clock(), 6), "dir": direction, "name": msg.name, "args": dict(msg.args)}
+        rec = Record(round(self._clock(), 6), direction, msg.name, dict(msg.args))
         self.records.append(rec)
         if self._file:
-            self._file.write(json.dumps(rec, separators=(",", ":")) + "\n")
+            self._file.write(json.dumps(rec.as_dict(), separators=(",", ":")) + "\n")
             self._file.flush()
 
-    def named(self, name: str, direction: str | None = None) -> list[dict[str, Any]]:
-        return [r for r in self.records if r["name"] == name and direction in (None, r["dir"])]
+    def named(self, name: str, direction: str | None = None) -> list[Record]:
+        return [r for r in self.records if r.name == name and direction in (None, r.dir)]
 
     def close(self) -> None:
         if self._file:

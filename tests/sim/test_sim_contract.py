@@ -114,7 +114,7 @@ def run_in_process(scenario: Scenario, opts: Options, tmp_path) -> None:
         plan = FaultPlan(link=noise, reset_after_command={opts.reset_after} if opts.reset_after else set())
         table = SimulatedTable(DEFAULT_PROFILE, seed=opts.seed, faults=plan)
         line = connect_in_process(asyncio.get_running_loop(), table)
-        host = Host(line, 1.0, lambda: table.trace.records)
+        host = Host(line, 1.0, lambda: [r.as_dict() for r in table.trace.records])
         try:
             await scenario(host)
         finally:

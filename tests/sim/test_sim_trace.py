@@ -19,13 +19,13 @@ def test_trace_file_matches_records_and_carries_the_decoded_fields(bench, tmp_pa
     b.refused("flip_dora", seat=0, stack=30)
     b.table.close()
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert lines == b.table.trace.records
+    assert lines == [r.as_dict() for r in b.table.trace.records]
     trace = b.table.trace
-    assert trace.named("show_scores")[0]["args"] == {"scores": [25000, 25000, 30000, 20000], "mode": 0, "dealer": 1}
-    assert trace.named("dice_rolled", "event")[0]["args"] == {"values": values}
-    assert trace.named("separate_dead_wall", "cmd")[0]["args"] == {"breaker": 3, "position": 4, "length": 7}
-    assert trace.named("rejected", "reply")[0]["args"]["code"] == 106
-    assert trace.named("walls_raised")[0]["t"] == 6.0
+    assert trace.named("show_scores")[0].args == {"scores": [25000, 25000, 30000, 20000], "mode": 0, "dealer": 1}
+    assert trace.named("dice_rolled", "event")[0].args == {"values": values}
+    assert trace.named("separate_dead_wall", "cmd")[0].args == {"breaker": 3, "position": 4, "length": 7}
+    assert trace.named("rejected", "reply")[0].args["code"] == 106
+    assert trace.named("walls_raised")[0].t == 6.0
 
 
 def test_trace_time_is_simulated_time_at_any_speed():
@@ -36,5 +36,5 @@ def test_trace_time_is_simulated_time_at_any_speed():
     table.firmware.on_message(Message("raise_walls"))
     loop.run_until_complete(asyncio.sleep(0.7))
     assert loop.time() == 0.7
-    assert table.trace.named("walls_raised")[0]["t"] == 6.0
+    assert table.trace.named("walls_raised")[0].t == 6.0
     loop.close()
