@@ -16,13 +16,13 @@ from typing import IO, Any
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.panel import Panel
-from rich.table import Table
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 
 Snapshot = Mapping[str, Any]
 Position = tuple[int, int]
-Cell = tuple[str, "str | Style"]  # (character, style)
+Cell = tuple[str, str | Style]  # (character, style)
 
 SEATS = 4
 WINDS = ("East", "South", "West", "North")
@@ -331,8 +331,7 @@ class LiveView(_View):
     controller's loop is the only clock)."""
 
     def __init__(self, console: Console | None = None) -> None:
-        self._live = Live(console=console or Console(), auto_refresh=False, redirect_stdout=False,
-                          redirect_stderr=False)
+        self._live = Live(console=console or Console(), auto_refresh=False)
         self._live.start()
 
     def update(self, snapshot: Snapshot) -> None:
