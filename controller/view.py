@@ -180,7 +180,8 @@ def _lamps(snap: Snapshot, seat: int) -> list[Text]:
     marker = snap.get("wind_marker") or {}
     lamps = [("DEALER", "bold black on yellow") if snap.get("dealer") == seat else None,
              ("RIICHI", "bold white on red") if seat in riichi else None,
-             (f"[{SEAT_LETTERS[marker['wind']]} marker]", "cyan") if marker.get("seat") == seat else None]
+             (f"[{SEAT_LETTERS[marker['wind']]} marker]", "cyan")
+             if marker.get("seat") == seat and marker.get("wind") is not None else None]
     return [Text(*lamp) for lamp in lamps if lamp]
 
 

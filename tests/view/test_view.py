@@ -173,7 +173,8 @@ def test_any_key_may_be_missing(missing):
 
 @pytest.mark.parametrize("snapshot", [
     {}, {"state": "idle"}, {"walls": {}}, {"walls": {"stacks_per_side": [17] * 4}}, {"link": {"frames_sent": 3}},
-    {"scores": [25000] * 4}, {"hand_in_play": {}}, {"wind_marker": {}}, {"last_result": {"hand": "E1"}},
+    {"scores": [25000] * 4}, {"hand_in_play": {}}, {"wind_marker": {}},
+    {"scores": [25000] * 4, "wind_marker": {"seat": 0}}, {"last_result": {"hand": "E1"}},
 ])
 def test_early_snapshots(snapshot):
     assert "state" in text_of(snapshot)
