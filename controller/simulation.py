@@ -104,7 +104,7 @@ class PlayerDriver:
 
 async def play_game(rules: R.RuleSet, *, seed: int = 0, dealer: int = 0, profile=None,
                     faults: FaultPlan | None = None, impairment: Impairment | None = None, store=None,
-                    settings: Settings | None = None, on_controller: Callable[[Controller], None] | None = None,
+                    settings: Settings | None = None, on_controller: Callable[[Controller, SimulatedTable], None] | None = None,
                     ) -> GameRun:
     loop = asyncio.get_running_loop()
     start = loop.time()
@@ -118,7 +118,7 @@ async def play_game(rules: R.RuleSet, *, seed: int = 0, dealer: int = 0, profile
     controller.subscribe(lambda e: hands.append(e["record"]) if e["event"] == "hand_ended" else None)
     PlayerDriver(controller, Players(table_rules(rules), seed=seed))
     if on_controller:
-        on_controller(controller)
+        on_controller(controller, table)
     await controller.start()
     if controller.state is None:
         await controller.new_game(dealer)

@@ -97,6 +97,7 @@ class Table:
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
         self._heartbeat: asyncio.TimerHandle | None = None
+        self._stats = None
         self.identity: dict[str, Any] | None = None
         self.boot_id: int | None = None
 
@@ -107,6 +108,7 @@ class Table:
         transport = await self._connector()
         self._endpoint = LinkEndpoint(Link(role="host"), transport, on_message=self._on_message,
                                       on_lost=self._on_lost)
+        self._stats = self._endpoint.stats
         identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
         if identity["protocol_version"] != PROTOCOL_VERSION:
             self.close()
@@ -133,7 +135,8 @@ class Table:
 
     @property
     def stats(self):
-        return self._endpoint.stats if self._endpoint else None
+        """Link statistics of the current (or last) session."""
+        return self._stats
 
     # ---- generic ----
     async def command(self, name: str, **args: Any) -> Message:
