@@ -77,6 +77,7 @@ class Controller:
         self.fault: Fault | None = None
         self.waiting_for: str | None = None
         self.standings: R.Standings | None = None
+        self.last_record: dict | None = None
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
         self._result: asyncio.Future | None = None
@@ -517,6 +518,7 @@ class Controller:
         if self.store is not None:
             self.store.commit_hand(self.game_id, self.hand.seq, record, outcome.state.to_dict())
         self.state = outcome.state
+        self.last_record = record
         self._publish("hand_ended", record=record)
         await self._step_free(self._show_scores)
         if outcome.wind_changed and not outcome.game_over:
@@ -559,21 +561,56 @@ class Controller:
         if self.store is not None and self.game_id is not None:
             self.store.save_step(self.game_id, step, self.hand.to_dict())
 
+    # ------------------------------------------------------------------ operator
+    def use_rules(self, rules: R.RuleSet, name: str) -> None:
+        if self.sm.state not in ("idle", "game_over"):
+            raise ControlError("not_allowed", "the rule set changes between games only")
+        self.rules, self.ruleset_name = rules, name
+
+    def abandon(self) -> None:
+        """Give up the game in progress; its hands stay in the store as played."""
+        if self.state is None or self.sm.state in ("idle", "boot", "connecting", "self_test"):
+            raise ControlError("not_allowed", "there is no game to abandon")
+        if self.store is not None and self.game_id is not None and not self.state.finished:
+            self.store.abandon_game(self.game_id)
+        if self._result is not None and not self._result.done():
+            self._result.cancel()
+        self.state, self.hand, self.game_id, self.fault = None, None, None, None
+        self._trigger("abandon")
+
     # ------------------------------------------------------------------ status
-    def status(self) -> dict[str, Any]:
-        s = self.state
-        out: dict[str, Any] = {"state": self.sm.state, "ruleset": self.ruleset_name,
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a view or API client shows: machine, game, hand, walls, link."""
+        out: dict[str, Any] = {"state": self.sm.state, "ruleset": self.ruleset_name, "players": self.rules.players,
+                               "display_mode": self.settings.display_mode,
                                "fault": self.fault.describe() if self.fault else None,
                                "waiting_for": self.waiting_for}
+        s = self.state
         if s is not None:
-            out.update(scores=list(s.scores), dealer=s.dealer, honba=s.honba, riichi_sticks=s.riichi_sticks,
-                       hand=R.hand_label(s), hands_played=s.hands_played, finished=s.finished)
+            out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
+                       riichi_sticks=s.riichi_sticks, round_wind=s.round_wind, hand=R.hand_label(s),
+                       hands_played=s.hands_played, finished=s.finished,
+                       wind_marker={"wind": s.round_wind, "seat": s.starting_dealer})
         if self.hand is not None:
             out["hand_in_play"] = {"seq": self.hand.seq, "label": self.hand.label, "riichi": self.hand.riichi,
                                    "dice": [v for t in self.hand.throws for v in t], "kans": self.hand.kans}
+            if len(self.hand.throws) == self.rules.dice.throws:
+                out["walls"] = self._walls()
+        if self.last_record is not None:
+            out["last_result"] = self.last_record
+        if self.standings is not None:
+            out["final_scores"] = list(self.standings.final_scores)
+            out["ranks"] = list(self.standings.ranks)
         if self.table.stats is not None:
             out["link"] = _stats_dict(self.table.stats)
         return out
+
+    def _walls(self) -> dict[str, Any]:
+        setup = self.setup()
+        return {"stacks_per_side": list(self.rules.stacks_per_side), "breaker": setup.breaker,
+                "break_after": list(setup.break_after), "dead_wall": [list(p) for p in setup.dead_wall],
+                "dora_indicators": [list(p) for p in setup.dora_indicators[:self.hand.dora_shown]],
+                "live_start": list(R.clockwise(self.rules, setup.break_after, 1))}
 
 
 def _stats_dict(stats) -> dict[str, Any]:

@@ -1,0 +1,119 @@
+"""`mjtable run`: the controller service on the configured table."""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import signal
+import sys
+import time
+from pathlib import Path
+
+HELP = "run the controller on the configured table (serial port, socket:// or a simulator pty)"
+SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--config", "-c", type=Path,
+                        help=f"table config YAML (default {SYSTEM_CONFIG}, else config/table.yaml)")
+    parser.add_argument("--log-format", choices=("text", "json"), default="text", help="stderr log format")
+    parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+
+
+class _JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"t": round(record.created, 3), "level": record.levelname.lower(), "logger": record.name,
+                 "message": record.getMessage()}
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry)
+
+
+def setup_logging(fmt: str, level: str) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_JsonFormatter() if fmt == "json" else
+                         logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s", "%H:%M:%S"))
+    logging.basicConfig(level=level, handlers=[handler], force=True)
+
+
+def default_config() -> Path:
+    if SYSTEM_CONFIG.exists():
+        return SYSTEM_CONFIG
+    return Path(__file__).resolve().parents[2] / "config" / "table.yaml"
+
+
+def run(args) -> int:
+    from controller.config import load_table_config
+    from controller.schema import ConfigError
+    from controller.store import StoreError
+
+    setup_logging(args.log_format, args.log_level)
+    path = args.config or default_config()
+    try:
+        config = load_table_config(path)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"mjtable run: cannot read config {path}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    try:
+        return asyncio.run(serve(config))
+    except StoreError as exc:
+        print(f"mjtable run: {exc}", file=sys.stderr)
+        return 2
+
+
+async def serve(config) -> int:
+    from controller.api import ApiServer, ServerStartError
+    from controller.controller import Controller, Settings
+    from controller.sd_notify import Notifier
+    from controller.service import Service
+    from controller.store import Store
+    from firmware_protocol.transport import SerialTransport
+
+    log = logging.getLogger("mjtable.run")
+    started = time.monotonic()
+    config.database.parent.mkdir(parents=True, exist_ok=True)  # a fresh install has no state folder yet
+    store = Store(config.database)
+    loop = asyncio.get_running_loop()
+
+    async def connect():
+        return SerialTransport.open(config.port, config.baud, loop=loop)
+
+    settings = Settings(display_mode=config.display_mode, backoff_max=config.reconnect_backoff_max)
+    controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref)
+    service = Service(controller, starting_dealer=config.starting_dealer)
+    server = ApiServer(config.socket, service)
+    try:
+        await server.start()
+    except ServerStartError as exc:
+        log.error("%s", exc)
+        return 2
+    notifier = Notifier()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    log.info("control API on %s; connecting to the table at %s", config.socket, config.port)
+    try:
+        starting = asyncio.ensure_future(service.start())
+        await asyncio.wait([starting, asyncio.ensure_future(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
+        if starting.done():
+            starting.result()
+            log.info("ready in %.2f s: %s", time.monotonic() - started, controller.sm.state)
+            notifier.ready(f"table {controller.table.identity['model']}: {controller.sm.state}")
+            notifier.start_watchdog(loop)
+            await stop.wait()
+        else:
+            starting.cancel()
+    finally:
+        notifier.stopping()
+        notifier.close()
+        task = service.game_task
+        if task is not None and not task.done():
+            task.cancel()
+        await server.close()
+        controller.table.close()
+        store.close()
+    log.info("stopped")
+    return 0

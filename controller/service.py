@@ -1,0 +1,119 @@
+"""The running controller: table link, game, SQLite store and control API on one loop.
+
+`Service` is the control API's handler: it maps each op to the controller and turns a
+refusal into an `ApiError` that changes nothing. It also owns the game task, so a game
+started over the API, by a seat's start button, or resumed from the store after a restart
+runs the same way.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from controller import rules as R
+from controller.api import ApiError
+from controller.controller import Controller
+
+log = logging.getLogger("mjtable.service")
+
+
+class Service:
+    def __init__(self, controller: Controller, *, starting_dealer: int | str = 0) -> None:
+        self.controller = controller
+        self.starting_dealer = starting_dealer
+        self._game: asyncio.Task | None = None
+        controller.subscribe(self._on_event)
+
+    # ---- lifecycle ----
+    async def start(self) -> None:
+        """Connect to the table; continue a game the store says was interrupted."""
+        await self.controller.start()
+        if self.controller.state is not None and not self.controller.state.finished:
+            self._run_game()
+
+    def _run_game(self) -> None:
+        self._game = asyncio.ensure_future(self._play())
+
+    async def _play(self) -> None:
+        try:
+            standings = await self.controller.play()
+            log.info("game over: final scores %s", list(standings.final_scores))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the game stopped on an unexpected error; state is kept in the store")
+            raise
+
+    @property
+    def game_task(self) -> asyncio.Task | None:
+        return self._game
+
+    def _on_event(self, event: dict) -> None:
+        if event["event"] == "button" and event["name"] == "start" and self.controller.sm.state in ("idle", "game_over"):
+            asyncio.ensure_future(self._start_quietly())
+
+    async def _start_quietly(self) -> None:
+        try:
+            await self.handle("start", {})
+        except ApiError as exc:
+            log.warning("start button: %s", exc)
+
+    # ---- the control API ----
+    def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
+        return self.controller.subscribe(listener)
+
+    async def handle(self, op: str, args: dict) -> dict[str, Any]:
+        handler = getattr(self, f"_op_{op}", None)
+        if handler is None:
+            raise ApiError("unknown_op", f"unknown op {op!r}")
+        return await handler(**args) or {}
+
+    async def _op_status(self) -> dict:
+        return self.controller.snapshot()
+
+    async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None) -> dict:
+        c = self.controller
+        if c.sm.state not in ("idle", "game_over"):
+            raise ApiError("not_allowed", f"a game is running (state {c.sm.state}); abandon it first")
+        if ruleset is not None and ruleset != c.ruleset_name:
+            try:
+                c.use_rules(R.load_ruleset(ruleset), ruleset)
+            except R.ConfigError as exc:
+                raise ApiError("bad_request", str(exc)) from None
+        chosen = self.starting_dealer if dealer is None else dealer
+        if chosen != "draw" and chosen not in c.rules.seats:
+            raise ApiError("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
+        await c.new_game(chosen)
+        self._run_game()
+        return c.snapshot()
+
+    async def _op_result(self, hand: int, result: dict) -> dict:
+        return self.controller.submit_result(hand, result)
+
+    async def _op_riichi(self, seat: int) -> dict:
+        self.controller.declare_riichi(seat)
+        return {}
+
+    async def _op_kan(self) -> dict:
+        await self.controller.declare_kan()
+        return {}
+
+    async def _op_pause(self) -> dict:
+        await self.controller.pause()
+        return {}
+
+    async def _op_resume(self) -> dict:
+        await self.controller.resume()
+        return {}
+
+    async def _op_retry(self) -> dict:
+        self.controller.retry()
+        return {}
+
+    async def _op_abandon(self) -> dict:
+        if self._game is not None and not self._game.done():
+            self._game.cancel()
+        self.controller.abandon()
+        return {}
