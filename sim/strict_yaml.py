@@ -41,7 +41,8 @@ _constructor = yaml.constructor.SafeConstructor()
 def load(path: str | Path, schema: dict[str, Any]) -> dict[str, Any]:
     path = Path(path)
     try:
-        root = yaml.compose(path.read_text(encoding="utf-8"))
+        with path.open(encoding="utf-8") as stream:  # marks then name the file
+            root = yaml.compose(stream)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
     except yaml.YAMLError as exc:
