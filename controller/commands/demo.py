@@ -1,0 +1,240 @@
+"""`mjtable demo` (what `make demo` runs): a whole game on the simulated table.
+
+The simulator runs in another process on a pseudo-terminal, exactly as a table would be
+attached; the controller runs here on that pty with its SQLite store and control API;
+simulated players enter their results through the control API. `--fast` instead plays
+the game in virtual time in this process.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HELP = "watch a whole game on the simulated table (live view)"
+FAULT_SCENARIO = "jam: [{shuffle: 3, sensor: stacker}]\nreset: {at: [%s]}\n"
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--ruleset", default="ema-2016", help="rule-set preset or file (default ema-2016)")
+    parser.add_argument("--seed", type=int, default=1, help="seed for tiles, dice and the players' results")
+    parser.add_argument("--speed", type=float, default=60.0,
+                        help="mechanical and thinking time run this many times faster (default 60)")
+    parser.add_argument("--fast", action="store_true", help="virtual time, in process, no live view")
+    parser.add_argument("--journal", metavar="FILE", help="write the hand journal (JSON lines) here")
+    parser.add_argument("--trace", metavar="FILE", help="write the simulator's hardware trace here")
+    parser.add_argument("--faults", action="store_true", help="line noise, a jam and an MCU reset, to show recovery")
+
+
+def run(args) -> int:
+    from controller import rules as R
+    from controller.schema import ConfigError
+
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        rules = R.load_ruleset(args.ruleset)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.fast:
+        return _fast(rules, args)
+    return asyncio.run(_live(rules, args))
+
+
+# ---------------------------------------------------------------- virtual time
+def _fast(rules, args) -> int:
+    from firmware_protocol.transport import Impairment
+    from sim.faults import FaultPlan
+
+    from controller.simulation import run_game
+    from controller.view import plain_line
+
+    faults = FaultPlan(jam={3: "stacker"}, reset_at=[900.0]) if args.faults else None
+    noise = Impairment(corrupt=0.005, drop=0.005) if args.faults else None
+    started = time.perf_counter()
+
+    def watch(controller, table):
+        def on_event(event):
+            if event["event"] == "hand_ended":
+                print(plain_line(controller.snapshot()))
+            elif event["event"] == "fault":
+                print(f"fault: {event.get('message')} (operator retries)")
+                asyncio.get_running_loop().call_later(20.0, _retry, controller)
+        controller.subscribe(on_event)
+
+    game = run_game(rules, seed=args.seed, faults=faults, impairment=noise, on_controller=watch)
+    wall = time.perf_counter() - started
+    if args.journal:
+        _write_lines(args.journal, game.hands + [_final(game.standings)])
+    if args.trace:
+        _write_lines(args.trace, [json.loads(r.as_json()) for r in game.trace])
+    _print_standings(game.standings)
+    print(f"{len(game.hands)} hands, {game.elapsed / 60:.0f} simulated minutes in {wall:.2f} s")
+    return 0
+
+
+def _retry(controller) -> None:
+    if controller.fault is not None or controller.sm.state == "fault":
+        controller.retry()
+
+
+def _final(standings) -> dict:
+    return {"final": True, "scores": list(standings.scores), "final_scores": list(standings.final_scores),
+            "ranks": list(standings.ranks)}
+
+
+def _write_lines(path: str, records: list[dict]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for record in records:
+            f.write(json.dumps(record) + "\n")
+
+
+def _print_standings(standings) -> None:
+    print("final standings (after return points and uma):")
+    order = sorted((r, seat) for seat, r in enumerate(standings.ranks) if r is not None)
+    for rank, seat in order:
+        print(f"  {rank}. seat {seat}: {standings.scores[seat]:>7} points, final {standings.final_scores[seat]:+}")
+
+
+# ---------------------------------------------------------------- real time
+async def _live(rules, args) -> int:
+    with tempfile.TemporaryDirectory(prefix="mjtable-demo-") as tmp:
+        sim = _start_simulator(rules, args, Path(tmp))
+        try:
+            device = await _device_path(sim)
+            return await _play_live(rules, args, Path(tmp), device)
+        finally:
+            sim.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                sim.wait(timeout=5)
+
+
+def _start_simulator(rules, args, tmp: Path) -> subprocess.Popen:
+    from controller.simulation import profile_for
+
+    cmd = [sys.executable, "-m", "controller.cli", "sim", "--pty", "--speed", str(args.speed),
+           "--seed", str(args.seed), "--profile", str(profile_for(rules))]
+    if args.trace:
+        cmd += ["--trace", args.trace]
+    if args.faults:
+        scenario = tmp / "faults.yaml"
+        # the reset lands in the middle of the game, in the simulator's (scaled) seconds
+        scenario.write_text(FAULT_SCENARIO % (2400.0))
+        cmd += ["--faults", str(scenario), "--corrupt", "0.002", "--drop", "0.002"]
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+
+
+async def _device_path(sim: subprocess.Popen) -> str:
+    line = await asyncio.get_running_loop().run_in_executor(None, sim.stdout.readline)
+    if not line.startswith("/dev/"):
+        raise SystemExit(f"mjtable demo: the simulator did not start ({line.strip() or 'no output'})")
+    return line.strip()
+
+
+async def _play_live(rules, args, tmp: Path, device: str) -> int:
+    from firmware_protocol.transport import SerialTransport
+    from sim.players import Players
+
+    from controller.api import ApiServer
+    from controller.controller import Controller
+    from controller.journal import journal_records, write_jsonl
+    from controller.service import Service
+    from controller.simulation import table_rules
+    from controller.store import Store
+    from controller.view import make_view
+
+    loop = asyncio.get_running_loop()
+    store = Store(tmp / "demo.db")
+
+    async def connect():
+        return SerialTransport.open(device, 1_000_000, loop=loop)
+
+    controller = Controller(connect, rules, store=store, ruleset_name=args.ruleset, seed=args.seed)
+    service = Service(controller, starting_dealer=0)
+    socket_path = tmp / "api.sock"
+    view = make_view(sys.stdout)
+    refresh = _Refresher(loop, lambda: view.update(controller.snapshot()))
+    controller.subscribe(lambda event: refresh.soon())
+    players = _ApiPlayers(socket_path, Players(table_rules(rules), seed=args.seed), args.speed)
+    controller.subscribe(players.on_event)
+    try:
+        async with ApiServer(socket_path, service):
+            await service.start()
+            await players.request("start")
+            await service.game_task
+            refresh.now()
+    finally:
+        view.close()
+        controller.table.close()
+    _print_standings(controller.standings)
+    if args.journal:
+        with open(args.journal, "w", encoding="utf-8") as f:
+            write_jsonl(journal_records(store), f)
+    store.close()
+    return 0
+
+
+class _Refresher:
+    """Redraws at most ten times a second, however many events arrive."""
+
+    def __init__(self, loop, draw) -> None:
+        self._loop, self._draw, self._pending = loop, draw, None
+
+    def soon(self) -> None:
+        if self._pending is None:
+            self._pending = self._loop.call_later(0.1, self.now)
+
+    def now(self) -> None:
+        self._pending = None
+        self._draw()
+
+
+class _ApiPlayers:
+    """The seated players: they enter riichi, kans and results through the control API."""
+
+    def __init__(self, socket_path: Path, players, speed: float) -> None:
+        self.socket_path, self.players, self.speed = socket_path, players, speed
+        self._tasks: set[asyncio.Task] = set()
+
+    def on_event(self, event: dict) -> None:
+        if event["event"] == "hand_started":
+            self._spawn(self._play(event["seq"]))
+        elif event["event"] == "fault":
+            self._spawn(self._operator())
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _play(self, seq: int) -> None:
+        riichi = self.players.riichi_declarations()
+        kans = self.players.kans()
+        await asyncio.sleep(self.players.thinking_time() / self.speed / 2)
+        for seat in riichi:
+            await self.request("riichi", seat=seat)
+        for _ in range(kans):
+            await self.request("kan")
+        await asyncio.sleep(self.players.thinking_time() / self.speed / 2)
+        reply = await self.request("result", hand=seq, result=self.players.result(riichi))
+        if reply.get("error", {}).get("code") == "invalid_result":
+            await self.request("result", hand=seq, result={**self.players.result(riichi), "riichi": []})
+
+    async def _operator(self) -> None:
+        await asyncio.sleep(3.0)  # the operator walks over, clears the jam, presses retry
+        await self.request("retry")
+
+    async def request(self, op: str, **args) -> dict:
+        reader, writer = await asyncio.open_unix_connection(str(self.socket_path))
+        try:
+            writer.write(json.dumps({"op": op, **args}).encode() + b"\n")
+            await writer.drain()
+            return json.loads(await reader.readline())
+        finally:
+            writer.close()
