@@ -46,7 +46,7 @@ def encode_frame(seq: int, msg_id: int, payload: bytes = b"") -> bytes:
 
 @dataclass
 class DecoderStats:
-    frames: int = 0         # good frames decoded
+    frames_received: int = 0  # good frames decoded
     bytes_skipped: int = 0  # bytes discarded while hunting for a sync byte (bad frames' sync bytes included)
     crc_errors: int = 0
     oversize: int = 0       # length byte above MAX_PAYLOAD
@@ -102,7 +102,7 @@ class FrameDecoder:
             self._hunting = False
             pos = stop
         del buf[:pos]
-        self.stats.frames += len(frames)
+        self.stats.frames_received += len(frames)
         return frames
 
     def _reject(self, pos: int) -> int:

@@ -1,0 +1,403 @@
+"""The reliable link, sans I/O: the same object runs on the host and on the table.
+
+Bytes go in with `receive(data, now)`, timers run with `poll(now)`, bytes to write come
+out of `take_output()`; the link never reads a clock or touches a file, so it runs the
+same in real and in virtual time (PROTOCOL.md "Link layer").
+
+- Data frames (message ids 0x10 and up) carry a sequence number mod 256. The receiver
+  accepts only the next one in sequence (go-back-N: a small MCU keeps no reorder buffer),
+  acknowledges cumulatively with ACK(next expected seq), re-acknowledges duplicates and
+  NAKs the first frame it sees out of order.
+- The sender keeps up to `window` frames in flight, retransmits all of them when the
+  oldest is not acknowledged within the RTO (RFC 6298: srtt/rttvar, Karn's rule, clamped,
+  doubled on every timeout) and declares the link `lost` when the peer acknowledges
+  nothing for `give_up` seconds or `max_retransmits` timeouts in a row.
+- Sessions: the host sends RESET(its next expected seq, its epoch); the table answers
+  RESET_ACK(its next expected seq, its epoch). Each side then resumes sending from the
+  seq the other expects. Sequence numbers never restart, so a session with the same peer
+  incarnation (same epoch) continues without loss or duplication; with a new incarnation
+  (the table rebooted, or a new host process) the messages of the old session are
+  dropped and handed to `on_session`, because the new peer never knew them.
+"""
+from __future__ import annotations
+
+import os
+import struct
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import islice
+
+from .catalog import BY_ID, HOST_TO_TABLE, TABLE_TO_HOST, EncodeError, Message, ProtocolError, \
+    decode_message, encode_message
+from .frame import MAX_PAYLOAD, DecoderStats, FrameDecoder, encode_frame
+
+# Control frames: ids below the catalog's 0x10. The seq byte carries the sender's next
+# expected sequence number, except in RESET_REQUEST where it is 0.
+ACK = 0x01
+NAK = 0x02
+RESET = 0x03
+RESET_ACK = 0x04
+RESET_REQUEST = 0x05
+FIRST_MESSAGE_ID = 0x10
+CONTROL_NAMES = {ACK: "ack", NAK: "nak", RESET: "reset", RESET_ACK: "reset_ack", RESET_REQUEST: "reset_request"}
+
+SEQ_MOD = 256
+MAX_WINDOW = SEQ_MOD // 2 - 1  # more in flight and an old duplicate looks like a new frame
+RESET_PAYLOAD = struct.Struct("<IH")  # sender's epoch, reset number (matches a RESET_ACK to its RESET)
+
+Delivery = Message | ProtocolError
+
+
+@dataclass
+class LinkStats(DecoderStats):
+    frames_sent: int = 0          # every frame written: data, retransmissions and control
+    messages_sent: int = 0        # messages queued by send()
+    messages_delivered: int = 0
+    retransmits: int = 0
+    duplicates: int = 0           # data frames received again (their ack was lost); not delivered
+    naks_sent: int = 0
+    naks_received: int = 0
+    protocol_errors: int = 0
+    sessions: int = 0             # completed reset handshakes
+    dropped: int = 0              # messages of a previous session dropped at a new peer incarnation
+    srtt: float | None = None
+    rttvar: float | None = None
+    rto: float = 0.0
+
+
+@dataclass(frozen=True)
+class SessionStart:
+    peer_epoch: int
+    resumed: bool                 # same peer incarnation: nothing lost, nothing repeated
+    dropped: list[Message] = field(default_factory=list)
+
+
+class _Outgoing:
+    __slots__ = ("msg", "msg_id", "payload", "frame", "sent_at", "retransmitted", "bound")
+
+    def __init__(self, msg: Message, msg_id: int, payload: bytes, bound: bool) -> None:
+        self.msg, self.msg_id, self.payload = msg, msg_id, payload
+        self.frame = b""
+        self.sent_at = 0.0
+        self.retransmitted = False
+        self.bound = bound  # belongs to the current peer's session (dropped if the peer turns out new)
+
+
+class Link:
+    def __init__(
+        self,
+        role: str,
+        window: int = 4,
+        *,
+        rto_initial: float = 0.2,
+        rto_min: float = 0.05,
+        rto_max: float = 1.0,
+        give_up: float = 3.0,
+        max_retransmits: int = 10,
+        epoch: int | None = None,
+        on_session: Callable[[SessionStart], None] | None = None,
+    ) -> None:
+        if role not in ("host", "table"):
+            raise ValueError(f"role must be 'host' or 'table', not {role!r}")
+        if not 0 < rto_min <= rto_initial <= rto_max:
+            raise ValueError("need 0 < rto_min <= rto_initial <= rto_max")
+        self.role = role
+        self.window = window
+        self.rto_min, self.rto_max = rto_min, rto_max
+        self.give_up, self.max_retransmits = give_up, max_retransmits
+        self.epoch = int.from_bytes(os.urandom(4), "little") if epoch is None else epoch
+        self.on_session = on_session
+        self.stats = LinkStats(rto=rto_initial)
+        self._rto = rto_initial  # the RTO before backoff
+        self.lost = False
+        direction_in = TABLE_TO_HOST if role == "host" else HOST_TO_TABLE
+        self._incoming = frozenset(s.id for s in BY_ID.values() if s.direction == direction_in)
+        self._decoder = FrameDecoder(self.stats)
+        self._out = bytearray()
+        self._queue: deque[_Outgoing] = deque()  # the first _in_flight entries are in flight
+        self._in_flight = 0
+        self._base = 0          # seq of the oldest frame in flight (= _next_seq when none)
+        self._next_seq = 0
+        self._rx_next = 0
+        self._nak_sent = False  # a NAK for _rx_next is out; one per gap
+        self._nak_answered: int | None = None
+        self._open = False
+        self._peer_epoch: int | None = None
+        self._reset_number = 0
+        self._awaiting: int | None = None  # the reset number of our unanswered RESET
+        self._reset_due = role == "host"  # the host starts every session (PROTOCOL.md "Sessions")
+        self._last_reset: tuple[int, int] | None = None
+        self._rtx_at: float | None = None
+        self._waiting_since: float | None = None
+        self._timeouts = 0
+        self._now = 0.0
+
+    # ---- public API ----
+    @property
+    def window(self) -> int:
+        return self._window
+
+    @window.setter
+    def window(self, value: int) -> None:
+        """The host narrows it to the table's announced receive window after identify."""
+        if not 1 <= value <= MAX_WINDOW:
+            raise ValueError(f"window must be 1-{MAX_WINDOW}")
+        self._window = value
+
+    @property
+    def is_open(self) -> bool:
+        return self._open
+
+    def send(self, msg: Message) -> None:
+        """Queue a message; raises EncodeError at once if it is malformed or goes the wrong way."""
+        msg_id, payload = encode_message(msg)
+        if msg_id in self._incoming:
+            raise EncodeError(f"the {self.role} cannot send {msg.name}")
+        if len(payload) > MAX_PAYLOAD:
+            raise EncodeError(f"{msg.name}: payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
+        self._queue.append(_Outgoing(msg, msg_id, payload, self._open))
+        self.stats.messages_sent += 1
+
+    def receive(self, data: bytes, now: float) -> list[Delivery]:
+        """Feed received bytes; return what they deliver, in order.
+
+        A ProtocolError in the list stands for a frame whose payload could not be
+        decoded: at a data frame's place it still consumed its sequence number (the table
+        answers it with `rejected` PROTOCOL so the reply order holds).
+        """
+        self._now = now
+        delivered: list[Delivery] = []
+        ack_due = request_due = False
+        nak_at: int | None = None
+        for frame in self._decoder.feed(data):
+            if frame.msg_id < FIRST_MESSAGE_ID:
+                self._on_control(frame.msg_id, frame.seq, frame.payload, now, delivered)
+            elif not self._open:
+                request_due = self.role == "table"  # the host may not know we lost the session
+            else:
+                ahead = (frame.seq - self._rx_next) % SEQ_MOD
+                if ahead == 0:
+                    self._rx_next = (self._rx_next + 1) % SEQ_MOD
+                    self._nak_sent = False
+                    ack_due = True
+                    delivered.append(self._decode(frame.msg_id, frame.payload))
+                elif ahead > MAX_WINDOW:
+                    self.stats.duplicates += 1
+                    ack_due = True
+                elif not self._nak_sent and nak_at is None:
+                    nak_at = self._rx_next
+        if nak_at == self._rx_next:
+            self._nak_sent = True
+            self.stats.naks_sent += 1
+            self._control(NAK, self._rx_next)
+        elif ack_due:
+            self._control(ACK, self._rx_next)
+        if request_due:
+            self._control(RESET_REQUEST, 0)
+        for item in delivered:
+            if isinstance(item, ProtocolError):
+                self.stats.protocol_errors += 1
+            else:
+                self.stats.messages_delivered += 1
+        self.poll(now)
+        return delivered
+
+    def poll(self, now: float) -> None:
+        """Run the timers due at `now` and send what the window allows."""
+        self._now = now
+        if self.lost:
+            return
+        if self._waiting_since is not None and now - self._waiting_since >= self.give_up:
+            self.lost = True
+            return
+        if self._reset_due:
+            self._reset_due = False
+            self._send_reset(now)
+        elif self._rtx_at is not None and now >= self._rtx_at:
+            self._on_timeout(now)
+        self._pump(now)
+
+    def take_output(self) -> bytes:
+        out = bytes(self._out)
+        self._out.clear()
+        return out
+
+    def next_deadline(self) -> float | None:
+        """When poll() must run next; a time not after the last `now` seen means at once."""
+        if self.lost:
+            return None
+        if self._reset_due or self._open and self._in_flight < min(self._window, len(self._queue)):
+            return self._now
+        deadlines = [t for t in (self._rtx_at, self._waiting_since) if t is not None]
+        if self._waiting_since is not None:
+            deadlines[-1] += self.give_up
+        return min(deadlines, default=None)
+
+    def reset(self) -> None:
+        """Start a new session (host): after reconnecting, or to resynchronise on demand.
+
+        Partial input from the old byte stream is forgotten; queued messages stay and are
+        sent, or dropped, as the handshake decides.
+        """
+        self._decoder.clear()
+        self._begin_reset()
+
+    # ---- sending ----
+    def _pump(self, now: float) -> None:
+        if not self._open or self.lost:
+            return
+        while self._in_flight < min(self._window, len(self._queue)):
+            item = self._queue[self._in_flight]
+            item.frame = encode_frame(self._next_seq, item.msg_id, item.payload)
+            item.sent_at, item.retransmitted = now, False
+            self._next_seq = (self._next_seq + 1) % SEQ_MOD
+            if self._in_flight == 0:
+                self._arm(now)
+            self._in_flight += 1
+            self._write(item.frame)
+
+    def _retransmit(self) -> None:
+        """Go-back-N: the receiver dropped everything after the missing frame."""
+        for item in islice(self._queue, self._in_flight):
+            item.retransmitted = True
+            self._write(item.frame)
+        self.stats.retransmits += self._in_flight
+
+    def _on_timeout(self, now: float) -> None:
+        self._timeouts += 1
+        if self._timeouts > self.max_retransmits:
+            self.lost = True
+            return
+        self.stats.rto = min(self.stats.rto * 2, self.rto_max)
+        if self._open:
+            self._nak_answered = None
+            self._retransmit()
+        else:
+            self._send_reset(now)
+        self._rtx_at = now + self.stats.rto
+
+    def _arm(self, now: float) -> None:
+        self._rtx_at = now + self.stats.rto
+        self._waiting_since = now
+
+    def _disarm(self) -> None:
+        self._rtx_at = self._waiting_since = None
+        self._timeouts = 0
+
+    def _write(self, frame: bytes) -> None:
+        self._out += frame
+        self.stats.frames_sent += 1
+
+    def _control(self, kind: int, seq: int, payload: bytes = b"") -> None:
+        self._write(encode_frame(seq, kind, payload))
+
+    # ---- acknowledgements ----
+    def _on_ack(self, ack: int, now: float) -> bool:
+        """Release the frames before `ack`; False if it acknowledges nothing we sent."""
+        count = (ack - self._base) % SEQ_MOD
+        if count > self._in_flight:
+            return False
+        if count == 0:
+            return True
+        newest = self._queue[count - 1]
+        if not newest.retransmitted:  # Karn: a retransmitted frame's ack is ambiguous
+            self._sample_rtt(now - newest.sent_at)
+        for _ in range(count):
+            self._queue.popleft()
+        self._in_flight -= count
+        self._base = ack
+        self._nak_answered = None
+        self._disarm()
+        if self._in_flight:
+            self._arm(now)
+        return True
+
+    def _on_nak(self, ack: int, now: float) -> None:
+        self.stats.naks_received += 1
+        if self._on_ack(ack, now) and self._in_flight and self._nak_answered != ack:
+            self._nak_answered = ack  # a duplicated NAK must not trigger a second round
+            self._retransmit()
+            self._rtx_at = now + self.stats.rto
+
+    def _sample_rtt(self, rtt: float) -> None:
+        s = self.stats
+        if s.srtt is None:
+            s.srtt, s.rttvar = rtt, rtt / 2
+        else:
+            s.rttvar = 0.75 * s.rttvar + 0.25 * abs(s.srtt - rtt)
+            s.srtt = 0.875 * s.srtt + 0.125 * rtt
+        s.rto = self._rto = min(max(s.srtt + 4 * s.rttvar, self.rto_min), self.rto_max)
+
+    # ---- receiving ----
+    def _decode(self, msg_id: int, payload: bytes) -> Delivery:
+        if msg_id in BY_ID and msg_id not in self._incoming:
+            return ProtocolError(msg_id, f"{BY_ID[msg_id].name} goes the other way")
+        return decode_message(msg_id, payload)
+
+    def _on_control(self, kind: int, seq: int, payload: bytes, now: float, delivered: list[Delivery]) -> None:
+        expected_size = RESET_PAYLOAD.size if kind in (RESET, RESET_ACK) else 0
+        if kind not in CONTROL_NAMES or len(payload) != expected_size:
+            delivered.append(ProtocolError(kind, f"bad control frame 0x{kind:02x} with {len(payload)} bytes"))
+        elif kind == ACK:
+            if self._open:
+                self._on_ack(seq, now)
+        elif kind == NAK:
+            if self._open:
+                self._on_nak(seq, now)
+        elif kind == RESET:
+            self._on_reset(seq, *RESET_PAYLOAD.unpack(payload), now)
+        elif kind == RESET_ACK:
+            peer_epoch, number = RESET_PAYLOAD.unpack(payload)
+            if number == self._awaiting:
+                self._start_session(peer_epoch, seq, now)
+        elif self.role == "host" and self._open:  # RESET_REQUEST: the table has no session
+            self._begin_reset()
+
+    # ---- sessions ----
+    def _begin_reset(self) -> None:
+        self._open = False
+        self.lost = False
+        self._reset_number = (self._reset_number + 1) % 0x10000
+        self._reset_due = True
+        self._disarm()
+        self.stats.rto = self._rto  # a new connection starts without the old backoff
+
+    def _send_reset(self, now: float) -> None:
+        self._awaiting = self._reset_number
+        self._control(RESET, self._rx_next, RESET_PAYLOAD.pack(self.epoch, self._reset_number))
+        if self._rtx_at is None:
+            self._arm(now)
+
+    def _on_reset(self, peer_rx_next: int, peer_epoch: int, number: int, now: float) -> None:
+        # Answer first, so that the peer is open when our retransmissions reach it.
+        self._control(RESET_ACK, self._rx_next, RESET_PAYLOAD.pack(self.epoch, number))
+        if (peer_epoch, number) != self._last_reset:  # a repeated RESET only gets its answer again
+            self._last_reset = (peer_epoch, number)
+            self._start_session(peer_epoch, peer_rx_next, now)
+
+    def _start_session(self, peer_epoch: int, peer_rx_next: int, now: float) -> None:
+        resumed = peer_epoch == self._peer_epoch and (peer_rx_next - self._base) % SEQ_MOD <= self._in_flight
+        dropped: list[Message] = []
+        self._disarm()
+        if resumed:
+            for item in islice(self._queue, self._in_flight):
+                item.retransmitted = True  # their acks may come from either session: no RTT sample
+            self._on_ack(peer_rx_next, now)
+            self._retransmit()
+        else:
+            dropped = [item.msg for item in self._queue if item.bound]
+            self._queue = deque(item for item in self._queue if not item.bound)
+            self._in_flight = 0
+            self._base = self._next_seq = peer_rx_next
+            self.stats.dropped += len(dropped)
+        for item in self._queue:
+            item.bound = True
+        if self._in_flight:
+            self._arm(now)
+        self._peer_epoch = peer_epoch
+        self._open, self.lost, self._reset_due, self._awaiting = True, False, False, None
+        self._nak_sent, self._nak_answered = False, None
+        self.stats.sessions += 1
+        if self.on_session:
+            self.on_session(SessionStart(peer_epoch, resumed, dropped))

@@ -1,0 +1,271 @@
+import asyncio
+
+import pytest
+
+from firmware_protocol.catalog import EncodeError, Message, ProtocolError, encode_message
+from firmware_protocol.endpoint import LinkEndpoint
+from firmware_protocol.frame import encode_frame
+from firmware_protocol.link import ACK, NAK, RESET_REQUEST, Link, SessionStart
+from firmware_protocol.transport import Impairment, memory_pair
+from firmware_protocol.virtual_time import VirtualTimeLoop
+
+
+def text(i: int) -> Message:
+    return Message("show_text", {"seats": 0, "text": str(i)})
+
+
+def count(i: int) -> Message:
+    return Message("tiles_collected", {"count": i})
+
+
+class Wire:
+    """Host and table links back to back, moved by hand: every byte is under test control."""
+
+    def __init__(self, host: Link | None = None, table: Link | None = None) -> None:
+        self.host = host or Link("host", epoch=1)
+        self.table = table or Link("table", epoch=2)
+        self.now = 0.0
+        self.to_table: list = []
+        self.to_host: list = []
+
+    def run(self, steps: int = 20, lose_to_table=lambda data: data, lose_to_host=lambda data: data) -> None:
+        """Exchange output until quiet (or `steps`), each step 1 ms."""
+        for _ in range(steps):
+            self.host.poll(self.now)
+            self.table.poll(self.now)
+            down, up = self.host.take_output(), self.table.take_output()
+            if not down and not up:
+                return
+            self.now += 0.001
+            self.to_table += self.table.receive(lose_to_table(down), self.now)
+            self.to_host += self.host.receive(lose_to_host(up), self.now)
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def opened() -> Wire:
+    wire = Wire()
+    wire.run()
+    assert wire.host.is_open and wire.table.is_open
+    return wire
+
+
+def test_host_opens_the_session_and_messages_flow_both_ways():
+    wire = opened()
+    wire.host.send(text(1))
+    wire.table.send(count(136))
+    wire.run()
+    assert wire.to_table == [text(1)]
+    assert wire.to_host == [count(136)]
+    assert wire.host.next_deadline() is None  # everything acknowledged: no timer
+
+
+def test_table_sends_nothing_before_the_host_resets():
+    table = Link("table")
+    table.send(Message("booted", {"boot_id": 7}))
+    table.poll(0.0)
+    assert table.take_output() == b"" and table.next_deadline() is None
+
+
+def test_wrong_direction_and_oversize_are_refused_at_send():
+    host = Link("host")
+    with pytest.raises(EncodeError):
+        host.send(count(1))
+    with pytest.raises(EncodeError):
+        host.send(Message("show_text", {"seats": 0, "text": "x" * 60}))
+
+
+def test_sequence_numbers_wrap_past_255():
+    wire = opened()
+    for i in range(600):
+        wire.host.send(text(i))
+        wire.table.send(count(i))
+    wire.run(steps=1000)
+    assert wire.to_table == [text(i) for i in range(600)]
+    assert wire.to_host == [count(i) for i in range(600)]
+
+
+def test_window_limits_frames_in_flight():
+    wire = opened()
+    wire.host.window = 2
+    for i in range(5):
+        wire.host.send(text(i))
+    wire.host.poll(wire.now)
+    assert wire.host.take_output().count(bytes([0xA5])) == 2
+
+
+def test_retransmitted_command_is_delivered_once():
+    wire = opened()
+    wire.host.send(Message("shuffle"))
+    wire.run(steps=1, lose_to_host=lambda data: b"")  # the table's ack is lost
+    wire.advance(1.0)
+    wire.run()
+    assert wire.to_table == [Message("shuffle")]
+    assert wire.host.stats.retransmits == 1
+    assert wire.table.stats.duplicates == 1
+
+
+def test_a_gap_is_naked_once_and_filled_by_go_back_n():
+    wire = opened()
+    for i in range(3):
+        wire.host.send(text(i))
+    lost = [len(encode_frame(0, *encode_message(text(0))))]
+
+    def lose_first_frame(data: bytes) -> bytes:
+        return data[lost.pop():] if lost and data else data
+
+    wire.run(lose_to_table=lose_first_frame)
+    assert wire.to_table == [text(0), text(1), text(2)]
+    assert wire.table.stats.naks_sent == 1
+    assert wire.host.stats.naks_received == 1
+
+
+def test_rto_follows_rtt_and_stays_clamped():
+    wire = opened()
+    for i in range(20):
+        wire.host.send(text(i))
+        wire.run()
+    assert wire.host.stats.srtt == pytest.approx(0.002, rel=0.01)
+    assert wire.host.stats.rto == wire.host.rto_min  # 2 ms + 4 rttvar is below the floor
+    wire.run(steps=1)
+    wire.host.send(text(99))
+    wire.host.poll(wire.now)
+    wire.host.take_output()
+    for _ in range(6):  # unanswered: the RTO doubles up to rto_max, no further
+        wire.advance(wire.host.next_deadline() - wire.now)
+        wire.host.poll(wire.now)
+    assert wire.host.stats.rto == wire.host.rto_max
+
+
+def test_karn_no_rtt_sample_from_a_retransmitted_frame():
+    wire = opened()
+    wire.host.send(text(1))
+    wire.host.poll(wire.now)
+    wire.host.take_output()
+    wire.advance(0.5)
+    wire.host.poll(wire.now)  # retransmits
+    wire.run()
+    assert wire.host.stats.srtt is None
+
+
+def test_silent_peer_makes_the_link_lost_after_give_up():
+    wire = opened()
+    wire.host.send(Message("heartbeat"))
+    deadlines = []
+    while not wire.host.lost:
+        deadline = wire.host.next_deadline()
+        deadlines.append(deadline)
+        wire.now = deadline
+        wire.host.poll(wire.now)
+        wire.host.take_output()
+    assert wire.now == pytest.approx(wire.host.give_up, abs=0.02)
+    assert wire.host.next_deadline() is None
+
+
+def test_undecodable_payload_is_delivered_in_place_as_a_protocol_error():
+    wire = opened()
+    table = wire.table
+    frames = encode_frame(0, 0x21, b"\x00\x01a") + encode_frame(1, 0x17, b"") + encode_frame(2, 0x7E, b"")
+    out = table.receive(frames, wire.now)
+    assert out[0] == Message("show_text", {"seats": 0, "text": "a"})
+    assert [type(item) for item in out[1:]] == [ProtocolError, ProtocolError]
+    assert table.stats.protocol_errors == 2
+    assert table.take_output() == encode_frame(3, ACK)  # consumed: the host must not resend them
+
+
+def test_reconnect_to_the_same_table_loses_and_repeats_nothing():
+    sessions = []
+    wire = Wire(host=Link("host", epoch=1, on_session=sessions.append))
+    wire.run()
+    wire.host.send(text(1))
+    wire.table.send(count(1))
+    wire.run(steps=1, lose_to_table=lambda d: d, lose_to_host=lambda d: b"")  # the host hears nothing back
+    wire.host.reset()  # reconnect
+    wire.run()
+    assert wire.to_table == [text(1)]
+    assert wire.to_host == [count(1)]
+    assert sessions[-1] == SessionStart(2, resumed=True, dropped=[])
+
+
+def test_rebooted_table_gets_a_fresh_session_and_the_host_learns_what_was_dropped():
+    sessions = []
+    wire = Wire(host=Link("host", epoch=1, on_session=sessions.append))
+    wire.run()
+    wire.host.send(Message("shuffle"))
+    wire.table = Link("table", epoch=3)  # the MCU reset before it received the shuffle
+    wire.table.send(Message("booted", {"boot_id": 3}))
+    wire.run()
+    assert wire.host.stats.sessions == 2
+    assert sessions[-1] == SessionStart(3, resumed=False, dropped=[Message("shuffle")])
+    assert wire.to_table == []
+    assert wire.to_host == [Message("booted", {"boot_id": 3})]
+    wire.host.send(Message("identify", {"protocol_version": 1}))
+    wire.run()
+    assert wire.to_table == [Message("identify", {"protocol_version": 1})]
+
+
+def test_table_without_session_asks_the_host_to_reset():
+    wire = opened()
+    wire.table = Link("table", epoch=4)
+    wire.host.send(Message("heartbeat"))
+    wire.host.poll(wire.now)
+    wire.table.receive(wire.host.take_output(), wire.now)
+    assert wire.table.take_output() == encode_frame(0, RESET_REQUEST)
+
+
+def test_new_host_process_does_not_receive_the_old_session_s_events():
+    wire = opened()
+    wire.table.send(count(5))
+    wire.run(steps=1, lose_to_host=lambda d: b"")
+    wire.host = Link("host", epoch=9)
+    wire.to_host.clear()
+    wire.run()
+    assert wire.to_host == []
+    assert wire.table.stats.dropped == 1
+
+
+def test_nak_carries_the_expected_seq():
+    table = opened().table
+    table.receive(encode_frame(5, 0x11), 0.0)
+    assert table.take_output() == encode_frame(0, NAK)
+
+
+# ---- over the impaired in-memory line, on virtual time ----
+
+def exchange(impairment: Impairment, n: int, seed: int) -> tuple[list, list, LinkEndpoint, LinkEndpoint]:
+    loop = VirtualTimeLoop()
+    a, b = memory_pair(loop, impairment=impairment, seed=seed)
+    at_table, at_host = [], []
+
+    async def main():
+        host = LinkEndpoint(Link("host", epoch=1), a, at_host.append, loop=loop)
+        table = LinkEndpoint(Link("table", epoch=2), b, at_table.append, loop=loop)
+        for i in range(n):
+            host.send(text(i))
+            table.send(count(i))
+        while (len(at_table) < n or len(at_host) < n) and loop.time() < 600:
+            await asyncio.sleep(0.1)
+        return host, table
+
+    try:
+        host, table = loop.run_until_complete(main())
+    finally:
+        loop.close()
+    return at_table, at_host, host, table
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_exactly_once_in_order_over_a_bad_line(seed):
+    line = Impairment(corrupt=0.01, drop=0.03, duplicate=0.03, jitter=0.002, reorder=0.03, burst=0.01)
+    at_table, at_host, host, table = exchange(line, 800, seed)
+    assert at_table == [text(i) for i in range(800)]
+    assert at_host == [count(i) for i in range(800)]
+    for side in (host.stats, table.stats):
+        assert side.retransmits > 0 and side.crc_errors > 0 and side.duplicates > 0
+        assert not side.protocol_errors
+
+
+def test_idle_endpoints_keep_no_timer():
+    at_table, at_host, host, table = exchange(Impairment(), 3, 0)
+    assert host._timer is None and table._timer is None
