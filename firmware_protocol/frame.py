@@ -51,6 +51,7 @@ class DecoderStats:
     crc_errors: int = 0
     oversize: int = 0       # length byte above MAX_PAYLOAD
     resyncs: int = 0        # times the decoder lost step and had to hunt for a frame start
+    truncated: int = 0      # incomplete frames abandoned by abandon_partial()
 
 
 class FrameDecoder:
@@ -68,6 +69,19 @@ class FrameDecoder:
     def clear(self) -> None:
         """Forget a partial frame (the byte stream it belonged to has gone)."""
         self._buf.clear()
+
+    def abandon_partial(self) -> list[Frame]:
+        """Give up the incomplete frame (its sender went quiet) and decode what follows it.
+
+        A corrupted length byte makes the decoder wait for bytes that never come while
+        real frames sit behind it; the caller, which knows the time, ends the wait.
+        """
+        if not self._buf:
+            return []
+        self.stats.truncated += 1
+        self._skip(1)
+        del self._buf[0]
+        return self.feed(b"")
 
     def feed(self, data: bytes) -> list[Frame]:
         buf = self._buf

@@ -95,6 +95,7 @@ class Link:
         rto_max: float = 1.0,
         give_up: float = 3.0,
         max_retransmits: int = 10,
+        frame_gap: float = 0.05,
         epoch: int | None = None,
         on_session: Callable[[SessionStart], None] | None = None,
     ) -> None:
@@ -106,6 +107,7 @@ class Link:
         self.window = window
         self.rto_min, self.rto_max = rto_min, rto_max
         self.give_up, self.max_retransmits = give_up, max_retransmits
+        self.frame_gap = frame_gap  # silence that ends an incomplete frame
         self.epoch = int.from_bytes(os.urandom(4), "little") if epoch is None else epoch
         self.on_session = on_session
         self.stats = LinkStats(rto=rto_initial)
@@ -129,9 +131,10 @@ class Link:
         self._reset_due = role == "host"  # the host starts every session (PROTOCOL.md "Sessions")
         self._last_reset: tuple[int, int] | None = None
         self._rtx_at: float | None = None
-        self._waiting_since: float | None = None
+        self._give_up_at: float | None = None  # lost if nothing is acknowledged until then
         self._timeouts = 0
         self._now = 0.0
+        self._last_rx = 0.0
 
     # ---- public API ----
     @property
@@ -170,7 +173,10 @@ class Link:
         delivered: list[Delivery] = []
         ack_due = request_due = False
         nak_at: int | None = None
-        for frame in self._decoder.feed(data):
+        frames = self._decoder.abandon_partial() if now - self._last_rx >= self.frame_gap else []
+        frames += self._decoder.feed(data)
+        self._last_rx = now
+        for frame in frames:
             if frame.msg_id < FIRST_MESSAGE_ID:
                 self._on_control(frame.msg_id, frame.seq, frame.payload, now, delivered)
             elif not self._open:
@@ -208,7 +214,7 @@ class Link:
         self._now = now
         if self.lost:
             return
-        if self._waiting_since is not None and now - self._waiting_since >= self.give_up:
+        if self._give_up_at is not None and now >= self._give_up_at:
             self.lost = True
             return
         if self._reset_due:
@@ -229,10 +235,7 @@ class Link:
             return None
         if self._reset_due or self._open and self._in_flight < min(self._window, len(self._queue)):
             return self._now
-        deadlines = [t for t in (self._rtx_at, self._waiting_since) if t is not None]
-        if self._waiting_since is not None:
-            deadlines[-1] += self.give_up
-        return min(deadlines, default=None)
+        return min((t for t in (self._rtx_at, self._give_up_at) if t is not None), default=None)
 
     def reset(self) -> None:
         """Start a new session (host): after reconnecting, or to resynchronise on demand.
@@ -279,10 +282,10 @@ class Link:
 
     def _arm(self, now: float) -> None:
         self._rtx_at = now + self.stats.rto
-        self._waiting_since = now
+        self._give_up_at = now + self.give_up
 
     def _disarm(self) -> None:
-        self._rtx_at = self._waiting_since = None
+        self._rtx_at = self._give_up_at = None
         self._timeouts = 0
 
     def _write(self, frame: bytes) -> None:
