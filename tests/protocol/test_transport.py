@@ -125,31 +125,34 @@ def test_open_fails_cleanly_for_a_missing_device():
         SerialTransport.open("/dev/does-not-exist", 115200)
 
 
-def test_memory_line_is_deterministic_for_a_seed():
-    def received(seed: int) -> list[tuple[float, bytes]]:
-        loop = VirtualTimeLoop()
-        a, b = memory_pair(loop, impairment=Impairment(corrupt=0.05, drop=0.1, duplicate=0.1, jitter=0.01,
-                                                      reorder=0.1, burst=0.1), seed=seed)
-        seen = []
-        b.set_receiver(lambda data: seen.append((loop.time(), data)))
-        for i in range(100):
-            a.write(bytes([i]) * 10)
-        loop.run_until_complete(asyncio.sleep(1))
-        loop.close()
-        return seen
+def line_output(impairment, seed: int = 0, byte_time: float = 1e-5) -> list[tuple[float, bytes]]:
+    """(arrival time, chunk) at b for 100 ten-byte writes at a, in virtual time."""
+    loop = VirtualTimeLoop()
+    a, b = memory_pair(loop, byte_time=byte_time, impairment=(impairment, None), seed=seed)
+    seen = []
+    b.set_receiver(lambda data: seen.append((loop.time(), data)))
+    for i in range(100):
+        a.write(bytes([i]) * 10)
+    loop.run_until_complete(asyncio.sleep(10))
+    loop.close()
+    return seen
 
-    assert received(5) == received(5)
-    assert received(5) != received(6)
+
+def test_memory_line_is_deterministic_for_a_seed():
+    bad = Impairment(corrupt=0.05, drop=0.1, duplicate=0.1, jitter=0.001, reorder=0.1, burst=0.1)
+    assert line_output(bad, seed=5) == line_output(bad, seed=5)
+    assert line_output(bad, seed=5) != line_output(bad, seed=6)
 
 
 def test_memory_line_takes_its_byte_time_and_keeps_order_under_jitter():
-    loop = VirtualTimeLoop()
-    a, b = memory_pair(loop, byte_time=1e-3, impairment=(Impairment(jitter=0.005), None))
-    seen = []
-    b.set_receiver(lambda data: seen.append((loop.time(), data)))
-    for i in range(20):
-        a.write(bytes([i]) * 10)
-    loop.run_until_complete(asyncio.sleep(1))
-    loop.close()
-    assert [data[0] for _, data in seen] == list(range(20))
+    seen = line_output(Impairment(jitter=0.005), byte_time=1e-3)
+    assert [data[0] for _, data in seen] == list(range(100))
     assert seen[0][0] >= 0.010  # ten bytes at 1 ms each
+
+
+def test_memory_line_impairments_do_what_they_say():
+    seen = line_output(Impairment(drop=0.2, duplicate=0.2, corrupt=0.01))
+    firsts = [data[0] for _, data in seen]
+    assert 60 < len(set(firsts)) < 100  # some writes lost
+    assert len(firsts) > len(set(firsts))  # some twice
+    assert any(len(set(data)) > 1 for _, data in seen)  # some bytes changed
