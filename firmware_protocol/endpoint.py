@@ -48,7 +48,7 @@ class LinkEndpoint:
         self._service()
 
     def reconnect(self, transport: ByteTransport) -> None:
-        """Continue on a new transport (host): the old one is closed, a new session starts.
+        """Continue on a new transport; the old one is closed and a new session starts.
 
         The same Link keeps its queue and sequence numbers, so a table that did not
         reboot gets every pending command exactly once and sends every pending event.

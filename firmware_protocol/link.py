@@ -30,7 +30,7 @@ from itertools import islice
 
 from .catalog import BY_ID, HOST_TO_TABLE, TABLE_TO_HOST, EncodeError, Message, ProtocolError, \
     decode_message, encode_message
-from .frame import MAX_PAYLOAD, DecoderStats, FrameDecoder, encode_frame
+from .frame import MAX_PAYLOAD, DecoderStats, Frame, FrameDecoder, encode_frame
 
 # Control frames: ids below the catalog's 0x10. The seq byte carries the sender's next
 # expected sequence number, except in RESET_REQUEST where it is 0.
@@ -124,6 +124,9 @@ class Link:
         self._rx_next = 0
         self._nak_sent = False  # a NAK for _rx_next is out; one per gap
         self._nak_answered: int | None = None
+        # What the frames of one receive() call ask for; answered once at its end.
+        self._ack_due = self._request_due = self._heard = False
+        self._nak_at: int | None = None
         self._open = False
         self._peer_epoch: int | None = None
         self._reset_number = 0
@@ -171,36 +174,18 @@ class Link:
         """
         self._now = now
         delivered: list[Delivery] = []
-        ack_due = request_due = False
-        nak_at: int | None = None
         frames = self._decoder.abandon_partial() if now - self._last_rx >= self.frame_gap else []
         frames += self._decoder.feed(data)
         self._last_rx = now
         for frame in frames:
             if frame.msg_id < FIRST_MESSAGE_ID:
                 self._on_control(frame.msg_id, frame.seq, frame.payload, now, delivered)
-            elif not self._open:
-                request_due = self.role == "table"  # the host may not know we lost the session
             else:
-                ahead = (frame.seq - self._rx_next) % SEQ_MOD
-                if ahead == 0:
-                    self._rx_next = (self._rx_next + 1) % SEQ_MOD
-                    self._nak_sent = False
-                    ack_due = True
-                    delivered.append(self._decode(frame.msg_id, frame.payload))
-                elif ahead > MAX_WINDOW:
-                    self.stats.duplicates += 1
-                    ack_due = True
-                elif not self._nak_sent and nak_at is None:
-                    nak_at = self._rx_next
-        if nak_at == self._rx_next:
-            self._nak_sent = True
-            self.stats.naks_sent += 1
-            self._control(NAK, self._rx_next)
-        elif ack_due:
-            self._control(ACK, self._rx_next)
-        if request_due:
-            self._control(RESET_REQUEST, 0)
+                self._on_data(frame, delivered)
+        self._answer()
+        if self.lost and self._heard:
+            self._revive(now)
+        self._heard = False
         for item in delivered:
             if isinstance(item, ProtocolError):
                 self.stats.protocol_errors += 1
@@ -238,13 +223,14 @@ class Link:
         return min((t for t in (self._rtx_at, self._give_up_at) if t is not None), default=None)
 
     def reset(self) -> None:
-        """Start a new session (host): after reconnecting, or to resynchronise on demand.
+        """A new byte stream (a reconnect): the host starts a new session, the table awaits one.
 
-        Partial input from the old byte stream is forgotten; queued messages stay and are
+        Partial input from the old stream is forgotten; queued messages stay and are
         sent, or dropped, as the handshake decides.
         """
         self._decoder.clear()
-        self._begin_reset()
+        if self.role == "host":
+            self._begin_reset()
 
     # ---- sending ----
     def _pump(self, now: float) -> None:
@@ -333,6 +319,44 @@ class Link:
         s.rto = self._rto = min(max(s.srtt + 4 * s.rttvar, self.rto_min), self.rto_max)
 
     # ---- receiving ----
+    def _on_data(self, frame: Frame, delivered: list[Delivery]) -> None:
+        if not self._open:
+            self._request_due = self.role == "table"  # the host may not know we lost the session
+            return
+        self._heard = True
+        ahead = (frame.seq - self._rx_next) % SEQ_MOD
+        if ahead == 0:
+            self._rx_next = (self._rx_next + 1) % SEQ_MOD
+            self._nak_sent = False
+            self._ack_due = True
+            delivered.append(self._decode(frame.msg_id, frame.payload))
+        elif ahead > MAX_WINDOW:
+            self.stats.duplicates += 1
+            self._ack_due = True  # our ack was lost: the sender is still waiting for it
+        elif not self._nak_sent and self._nak_at is None:
+            self._nak_at = self._rx_next
+
+    def _answer(self) -> None:
+        """One acknowledgement per received chunk, however many frames it held."""
+        if self._nak_at == self._rx_next:
+            self._nak_sent = True
+            self.stats.naks_sent += 1
+            self._control(NAK, self._rx_next)
+        elif self._ack_due:
+            self._control(ACK, self._rx_next)
+        if self._request_due:
+            self._control(RESET_REQUEST, 0)
+        self._ack_due = self._request_due = False
+        self._nak_at = None
+
+    def _revive(self, now: float) -> None:
+        """The peer talks again after we gave up on it: resend what it has not acknowledged."""
+        self.lost = False
+        self._disarm()
+        if self._in_flight:
+            self._retransmit()
+            self._arm(now)
+
     def _decode(self, msg_id: int, payload: bytes) -> Delivery:
         if msg_id in BY_ID and msg_id not in self._incoming:
             return ProtocolError(msg_id, f"{BY_ID[msg_id].name} goes the other way")
@@ -344,9 +368,11 @@ class Link:
             delivered.append(ProtocolError(kind, f"bad control frame 0x{kind:02x} with {len(payload)} bytes"))
         elif kind == ACK:
             if self._open:
+                self._heard = True
                 self._on_ack(seq, now)
         elif kind == NAK:
             if self._open:
+                self._heard = True
                 self._on_nak(seq, now)
         elif kind == RESET:
             self._on_reset(seq, *RESET_PAYLOAD.unpack(payload), now)

@@ -43,6 +43,13 @@ class Wire:
     def advance(self, seconds: float) -> None:
         self.now += seconds
 
+    def starve(self, link: Link) -> None:
+        """Run `link`'s timers with nobody listening until it gives up."""
+        while not link.lost:
+            self.now = link.next_deadline()
+            link.poll(self.now)
+            link.take_output()
+
 
 def opened() -> Wire:
     wire = Wire()
@@ -151,16 +158,21 @@ def test_karn_no_rtt_sample_from_a_retransmitted_frame():
 
 def test_silent_peer_makes_the_link_lost_after_give_up():
     wire = opened()
+    start = wire.now
     wire.host.send(Message("heartbeat"))
-    deadlines = []
-    while not wire.host.lost:
-        deadline = wire.host.next_deadline()
-        deadlines.append(deadline)
-        wire.now = deadline
-        wire.host.poll(wire.now)
-        wire.host.take_output()
-    assert wire.now == pytest.approx(wire.host.give_up, abs=0.02)
+    wire.starve(wire.host)
+    assert wire.now - start == pytest.approx(wire.host.give_up, abs=0.002)
     assert wire.host.next_deadline() is None
+
+
+def test_lost_link_resumes_when_the_peer_talks_again():
+    wire = opened()
+    wire.table.send(count(1))
+    wire.starve(wire.table)  # the host was paused for a while
+    wire.host.send(Message("heartbeat"))
+    wire.run()
+    assert wire.to_host == [count(1)]
+    assert not wire.table.lost
 
 
 def test_undecodable_payload_is_delivered_in_place_as_a_protocol_error():
@@ -269,3 +281,30 @@ def test_exactly_once_in_order_over_a_bad_line(seed):
 def test_idle_endpoints_keep_no_timer():
     at_table, at_host, host, table = exchange(Impairment(), 3, 0)
     assert host._timer is None and table._timer is None
+
+
+def test_endpoints_reconnect_over_a_new_line_without_loss_or_repeat():
+    loop = VirtualTimeLoop()
+    at_table, at_host, lost = [], [], []
+
+    async def main():
+        a, b = memory_pair(loop)
+        host = LinkEndpoint(Link("host", epoch=1), a, at_host.append, on_lost=lambda: lost.append("host"), loop=loop)
+        table = LinkEndpoint(Link("table", epoch=2), b, at_table.append, on_lost=lambda: lost.append("table"),
+                             loop=loop)
+        await asyncio.sleep(0.1)
+        a.close()  # the cable is pulled with work queued on both sides
+        for i in range(10):
+            host.send(text(i))
+            table.send(count(i))
+        await asyncio.sleep(5)
+        assert sorted(lost) == ["host", "table"] and at_table == at_host == []
+        a, b = memory_pair(loop)
+        table.reconnect(b)
+        host.reconnect(a)
+        await asyncio.sleep(1)
+
+    loop.run_until_complete(main())
+    loop.close()
+    assert at_table == [text(i) for i in range(10)]
+    assert at_host == [count(i) for i in range(10)]
