@@ -70,6 +70,11 @@ class FrameDecoder:
         """Forget a partial frame (the byte stream it belonged to has gone)."""
         self._buf.clear()
 
+    @property
+    def waiting(self) -> int:
+        """Bytes of an incomplete frame held until the rest arrives."""
+        return len(self._buf)
+
     def abandon_partial(self) -> list[Frame]:
         """Give up the incomplete frame (its sender went quiet) and decode what follows it.
 
