@@ -1,0 +1,74 @@
+"""Protocol CPU cost (DESIGN.md §9: <= 5 µs per frame encoded+decoded; <= 5 % of a core at 1 Mbaud).
+
+CPU time (`time.process_time`), best of several rounds so that other processes on the
+machine disturb the figure as little as possible.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from firmware_protocol.catalog import Message, encode_message
+from firmware_protocol.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
+from firmware_protocol.link import Link
+
+BAUD = 1_000_000
+BYTES_PER_SECOND = BAUD / 10  # 8N1: ten bit times per byte
+ROUNDS = 5
+
+COMMAND = Message("roll_dice", {"count": 2})
+MAX_SIZE = Message("show_text", {"seats": 0, "text": "E" * (MAX_PAYLOAD - 2)})
+
+
+def cpu_us(step: Callable[[], None], iterations: int) -> float:
+    """Best CPU microseconds per call of `step` over ROUNDS rounds."""
+    best = float("inf")
+    for _ in range(ROUNDS):
+        start = time.process_time()
+        for _ in range(iterations):
+            step()
+        best = min(best, time.process_time() - start)
+    return best / iterations * 1e6
+
+
+def codec_step(msg: Message) -> Callable[[], None]:
+    """Encode one frame and feed it to a decoder: one read per frame, the worst case."""
+    msg_id, payload = encode_message(msg)
+    decoder = FrameDecoder()
+    return lambda: decoder.feed(encode_frame(7, msg_id, payload))
+
+
+def stack_step(msg: Message) -> Callable[[], None]:
+    """One message through both links: catalog, frames, sequence numbers, the ack back."""
+    host, table = Link("host", epoch=1), Link("table", epoch=2)
+    clock = [0.0]
+
+    def exchange() -> None:
+        host.poll(clock[0])
+        table.receive(host.take_output(), clock[0])
+        host.receive(table.take_output(), clock[0])
+
+    exchange()  # the reset handshake
+
+    def step() -> None:
+        clock[0] += 1e-4
+        host.send(msg)
+        exchange()
+    return step
+
+
+def main() -> None:
+    print("protocol: CPU per frame, and share of one core at 1 Mbaud (8N1, line saturated)")
+    print(f"  {'case':<34}{'bytes':>6}{'µs':>8}{'frames/s':>10}{'core':>8}")
+    for label, msg in (("command frame (roll_dice)", COMMAND), ("maximum-size frame (show_text)", MAX_SIZE)):
+        size = len(encode_frame(0, *encode_message(msg)))
+        rate = BYTES_PER_SECOND / size
+        for what, step, iterations in (("codec encode+decode", codec_step(msg), 100_000),
+                                       ("link stack, data + ack", stack_step(msg), 20_000)):
+            us = cpu_us(step, iterations)
+            print(f"  {what + ', ' + label.split(' ')[0]:<34}{size:>6}{us:>8.2f}{rate:>10.0f}{rate * us / 1e4:>7.1f}%")
+    print("  (link stack: catalog encode/decode, both links, the data frame and its ack, on one core)")
+
+
+if __name__ == "__main__":
+    main()
