@@ -449,8 +449,10 @@ class Controller:
 
     def submit_result(self, seq: int, result: dict) -> dict:
         """Take a hand result from the API; a result for an already settled hand is a no-op."""
-        if self.state is not None and seq <= self.state.hands_played:
+        if self.state is not None and 1 <= seq <= self.state.hands_played:  # hands count from 1
             return {"duplicate": True}
+        if self._result is not None and self._result.done() and seq == self.hand.seq:
+            return {"duplicate": True}  # taken, not yet settled: sent twice at once
         if self.sm.state != "playing" or self._result is None or self._result.done():
             raise ControlError("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
         if seq != self.hand.seq:
