@@ -32,10 +32,10 @@ class Code(IntEnum):
     LID_OPENED = 204          # the lid was opened during motion
     WATCHDOG = 205            # the host was silent longer than the heartbeat timeout
     BUILD_TIMEOUT = 206       # shuffle and stack took longer than the build limit
-    # 3xx: link / session (host side)
-    LINK_LOST = 300
-    MCU_RESET = 301
-    PROTOCOL = 302
+    # 3xx: link / session
+    LINK_LOST = 300           # host: the table stopped acknowledging; reconnecting
+    MCU_RESET = 301           # host: the table rebooted (new boot id); state reconciled
+    PROTOCOL = 302            # a frame's payload could not be decoded (the table's `rejected` for it)
 
 
 SUBSYSTEMS = ("none", "centre", "shuffler", "lifts", "dice", "separator", "dora", "marker", "lid", "host_link")

@@ -29,7 +29,8 @@ def test_crc_is_ccitt_false_with_documented_check_value():
 
 
 def test_layout_of_a_command_frame():
-    assert encode_frame(7, 0x17, b"\x02") == bytes.fromhex("a5 01 07 17 02") + crc16(b"\x01\x07\x17\x02").to_bytes(2, "big")
+    crc = crc16(b"\x01\x07\x17\x02").to_bytes(2, "big")  # length, seq, id, payload: sync excluded
+    assert encode_frame(7, 0x17, b"\x02") == bytes.fromhex("a5 01 07 17 02") + crc
 
 
 def test_maximum_frame_is_64_bytes_and_larger_payloads_are_refused():
