@@ -193,7 +193,7 @@ def encode_message(msg: Message) -> tuple[int, bytes]:
             raise EncodeError(f"{msg.name}: missing field {f.name!r}")
         try:
             _encode_field(out, f.type, msg.args[f.name])
-        except (struct.error, TypeError, ValueError, UnicodeEncodeError) as exc:
+        except (struct.error, TypeError, ValueError, UnicodeEncodeError, AttributeError) as exc:
             raise EncodeError(f"{msg.name}.{f.name}={msg.args[f.name]!r}: {exc}") from None
     return spec.id, bytes(out)
 
