@@ -14,7 +14,7 @@ from firmware_protocol.link import Link
 
 BAUD = 1_000_000
 BYTES_PER_SECOND = BAUD / 10  # 8N1: ten bit times per byte
-ROUNDS = 5
+ROUNDS = 9
 
 COMMAND = Message("roll_dice", {"count": 2})
 MAX_SIZE = Message("show_text", {"seats": 0, "text": "E" * (MAX_PAYLOAD - 2)})
@@ -63,8 +63,8 @@ def main() -> None:
     for label, msg in (("roll_dice", COMMAND), ("max-size show_text", MAX_SIZE)):
         size = len(encode_frame(0, *encode_message(msg)))
         rate = BYTES_PER_SECOND / size
-        for what, step, iterations in (("codec encode+decode", codec_step(msg), 100_000),
-                                       ("link stack, data + ack", stack_step(msg), 20_000)):
+        for what, step, iterations in (("codec encode+decode", codec_step(msg), 30_000),
+                                       ("link stack, data + ack", stack_step(msg), 5_000)):
             us = cpu_us(step, iterations)
             print(f"  {what + ', ' + label:<44}{size:>6}{us:>8.2f}{rate:>10.0f}{rate * us / 1e4:>7.1f}%")
     print("  (link stack: catalog encode/decode, both links, the data frame and its ack, on one core)")
