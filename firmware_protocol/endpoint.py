@@ -31,7 +31,8 @@ class LinkEndpoint:
         self._on_message = on_message
         self._on_lost = on_lost
         self._on_protocol_error = on_protocol_error
-        link.on_session = on_session
+        if on_session is not None:
+            link.on_session = on_session
         self._timer: asyncio.TimerHandle | None = None
         self._lost_reported = False
         self._detached = False  # the transport has gone: no timers until reconnect()
