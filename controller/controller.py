@@ -74,6 +74,9 @@ class Controller:
         self.state: R.GameState | None = None
         self.hand: Hand | None = None
         self.game_id: int | None = None
+        # Hands settled in this game, chombo re-deals included (the rules do not count those
+        # as played): the seq of the hand in play is settled + 1, so every deal has its own.
+        self.settled = 0
         self.fault: Fault | None = None
         self.waiting_for: str | None = None
         self.standings: R.Standings | None = None
@@ -140,6 +143,7 @@ class Controller:
     def _restore(self, game) -> None:
         self.game_id = game.id
         self.state = R.GameState.from_dict(game.state)
+        self.settled = len(self.store.hands(game.id))
         self.hand = Hand.from_dict(game.hand) if game.hand else None
         self._trigger("start_game")
         self._publish("resumed", hand=R.hand_label(self.state))
@@ -150,6 +154,7 @@ class Controller:
         if dealer == "draw":
             dealer = await self._draw_dealer()
         self.state = R.new_game(self.rules, dealer=dealer)
+        self.settled = 0
         self.hand = None
         self.standings = None
         if self.store is not None:
@@ -171,8 +176,8 @@ class Controller:
         return await self._finish()
 
     async def _play_hand(self) -> None:
-        if self.hand is None or self.hand.seq != self.state.hands_played + 1:
-            self.hand = Hand(seq=self.state.hands_played + 1, label=R.hand_label(self.state))
+        if self.hand is None or self.hand.seq != self.settled + 1:
+            self.hand = Hand(seq=self.settled + 1, label=R.hand_label(self.state))
             self._save_step("preparing")
         if self.hand.phase in ("setup", "raising"):
             await self._setup_walls()
@@ -278,7 +283,9 @@ class Controller:
         setup = self.setup()
         seat, stack = setup.break_after
         if self.table.identity["dead_wall_separator"] and setup.dead_wall:
-            await self.table.separate_dead_wall(seat, stack, len(setup.dead_wall))
+            # It may have finished while the link was down.
+            if not (await self.table.get_status())["dead_wall_separated"]:
+                await self.table.separate_dead_wall(seat, stack, len(setup.dead_wall))
         else:
             await self.table.show_text(f"break: seat {seat} after stack {stack}")
         self.hand.separated = True
@@ -289,7 +296,8 @@ class Controller:
             return
         seat, stack = self.setup().dora_indicators[index]
         if self.table.identity["dora_flipper"]:
-            await self.table.flip_dora(seat, stack)
+            if (await self.table.get_status())["dora_flipped"] <= index:  # not flipped while the link was down
+                await self.table.flip_dora(seat, stack)
         else:
             await self.table.show_text(f"dora {index + 1}: seat {seat} stack {stack}")
         self.hand.dora_shown = index + 1
@@ -321,12 +329,21 @@ class Controller:
             try:
                 await action()
                 return
-            except (TableFault, Rejected, Interrupted) as exc:
-                self._trigger("fault")
-                await self._await_operator(exc)
-                self._trigger("retry")
+            except Rejected as exc:
+                if exc.code != Code.BUSY:
+                    await self._fault_step(exc)
+                    continue
+                # Still running from before a lost link: its result shows in the status soon.
+                await asyncio.sleep(1.0)
+            except (TableFault, Interrupted) as exc:
+                await self._fault_step(exc)
             except (LinkLost, McuReset):
                 await self._recover_link()
+
+    async def _fault_step(self, exc: Exception) -> None:
+        self._trigger("fault")
+        await self._await_operator(exc)
+        self._trigger("retry")
 
     async def _await_operator(self, exc: Exception) -> None:
         """Show the error, keep everything, wait for retry; resume the table."""
@@ -364,10 +381,19 @@ class Controller:
         before = self.sm.state
         if before != "reconnecting":
             self._trigger("link_lost")
-        self.table.close()
-        await self._connect_with_backoff()
-        await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
-        await self._restore_displays()
+        while True:
+            self.table.close()
+            await self._connect_with_backoff()
+            try:
+                await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
+                await self._restore_displays()
+                break
+            except Rejected as exc:
+                # e.g. the table is still busy with an operation from before the loss
+                log.warning("restoring the table after reconnect: %s; trying again", exc)
+                await asyncio.sleep(1.0)
+            except TableError as exc:
+                log.warning("link lost again while restoring the table: %s", exc)
         self._trigger("reconnected")
         if before in _RETURN_AFTER_RECONNECT:
             self._trigger(_RETURN_AFTER_RECONNECT[before])
@@ -449,7 +475,7 @@ class Controller:
 
     def submit_result(self, seq: int, result: dict) -> dict:
         """Take a hand result from the API; a result for an already settled hand is a no-op."""
-        if self.state is not None and 1 <= seq <= self.state.hands_played:  # hands count from 1
+        if self.state is not None and 1 <= seq <= self.settled:  # hands count from 1
             return {"duplicate": True}
         if self._result is not None and self._result.done() and seq == self.hand.seq:
             return {"duplicate": True}  # taken, not yet settled: sent twice at once
@@ -520,6 +546,7 @@ class Controller:
         if self.store is not None:
             self.store.commit_hand(self.game_id, self.hand.seq, record, outcome.state.to_dict())
         self.state = outcome.state
+        self.settled = self.hand.seq
         self.last_record = record
         self._publish("hand_ended", record=record)
         await self._step_free(self._show_scores)

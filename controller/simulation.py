@@ -127,8 +127,12 @@ async def play_game(rules: R.RuleSet, *, seed: int = 0, dealer: int = 0, profile
     return GameRun(standings, hands, table.trace.records, controller, table, loop.time() - start)
 
 
-def run_game(rules: R.RuleSet | str, **kwargs) -> GameRun:
-    """Play one whole game in virtual time; returns when it is over."""
+def run_game(rules: R.RuleSet | str, *, limit: float = 14400.0, **kwargs) -> GameRun:
+    """Play one whole game in virtual time; returns when it is over.
+
+    `limit` (simulated seconds) turns a game that can never end — which in virtual time
+    would spin through heartbeats for ever — into a TimeoutError.
+    """
     if isinstance(rules, str):
         rules = R.load_ruleset(rules)
-    return run_virtual(play_game(rules, **kwargs))
+    return run_virtual(asyncio.wait_for(play_game(rules, **kwargs), limit))
