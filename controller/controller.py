@@ -128,16 +128,15 @@ class Controller:
 
     async def _self_test(self) -> None:
         ident = self.table.identity
-        if ident["tiles"] != self.rules.tiles and not self._can_configure(ident):
-            raise ControlError("not_allowed", f"table has {ident['tiles']} tiles, rule set needs {self.rules.tiles}")
-        await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
+        try:
+            await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
+        except Rejected as exc:
+            raise ControlError("not_allowed", f"this table ({ident['model']}, {ident['tiles']} tiles) cannot play "
+                                              f"{self.ruleset_name}: {exc}") from None
         status = await self.table.get_status()
         log.info("table %s ready: sets %s", ident["model"], status["sets"])
         if status["fault"]:
             self.fault = Fault(status["fault"], "none", "none", 0, 0)
-
-    def _can_configure(self, ident: dict) -> bool:
-        return False
 
     # ------------------------------------------------------------------ game
     def _restore(self, game) -> None:

@@ -65,7 +65,7 @@ def run(args) -> int:
 
 
 async def serve(config) -> int:
-    from controller.api import ApiServer, ServerStartError
+    from controller.api import ApiError, ApiServer, ServerStartError
     from controller.controller import Controller, Settings
     from controller.sd_notify import Notifier
     from controller.service import Service
@@ -99,7 +99,11 @@ async def serve(config) -> int:
         starting = asyncio.ensure_future(service.start())
         await asyncio.wait([starting, asyncio.ensure_future(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
         if starting.done():
-            starting.result()
+            try:
+                starting.result()
+            except ApiError as exc:
+                log.error("%s", exc)
+                return 2
             log.info("ready in %.2f s: %s", time.monotonic() - started, controller.sm.state)
             notifier.ready(f"table {controller.table.identity['model']}: {controller.sm.state}")
             notifier.start_watchdog(loop)
