@@ -135,8 +135,18 @@ class Controller:
                                               f"{self.ruleset_name}: {exc}") from None
         status = await self.table.get_status()
         log.info("table %s ready: sets %s", ident["model"], status["sets"])
-        if status["fault"]:
-            self.fault = Fault(status["fault"], "none", "none", 0, 0)
+        await self._reconcile_stop(status)
+
+    async def _reconcile_stop(self, status: dict, paused: bool = False) -> None:
+        """A table found stopped after a (re)connect: its fault event may never have reached us."""
+        if not status["stopped"]:
+            return
+        if status["fault"] in (0, Code.WATCHDOG) and not paused:
+            # Stopped because this host was gone (watchdog) or paused by a host since killed.
+            await self.table.resume()
+            return
+        self.fault = Fault(status["fault"], "none", "none", 0, 0)
+        self._publish("fault", code=int(status["fault"]), message=self.fault.describe())
 
     # ------------------------------------------------------------------ game
     def _restore(self, game) -> None:
@@ -385,7 +395,7 @@ class Controller:
             await self._connect_with_backoff()
             try:
                 await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
-                await self._restore_displays()
+                await self._restore_displays(paused=before == "paused")
                 break
             except Rejected as exc:
                 # e.g. the table is still busy with an operation from before the loss
@@ -398,16 +408,14 @@ class Controller:
             self._trigger(_RETURN_AFTER_RECONNECT[before])
         self._publish("reconnected")
 
-    async def _restore_displays(self) -> None:
+    async def _restore_displays(self, paused: bool = False) -> None:
         if self.state is None:
             return
         await self._show_scores()
         await self._show_round()
         await self.table.set_dealer_lamp(self.state.dealer)
         status = await self.table.get_status()
-        if status["fault"] == Code.WATCHDOG:
-            # The table stopped because we were gone; we are back, so that cause is cleared.
-            await self.table.resume()
+        await self._reconcile_stop(status, paused)
         if (status["wind"], status["wind_seat"]) != (self.state.round_wind, self.state.starting_dealer):
             await self._show_wind_marker()
         if self.fault:

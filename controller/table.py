@@ -113,6 +113,8 @@ class Table:
         if identity["protocol_version"] != PROTOCOL_VERSION:
             self.close()
             raise TableError(f"table speaks protocol {identity['protocol_version']}, host {PROTOCOL_VERSION}")
+        # Never more frames in flight than the table says it can take.
+        self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
         self.identity, self.boot_id = identity, identity["boot_id"]
         self._schedule_heartbeat()
