@@ -1,0 +1,286 @@
+"""System figures against DESIGN.md §9: pty round trip vs a raw pty echo, hand change vs
+the mechanical critical path (with and without pipelining), a hanchan in virtual time,
+controller RSS, start to ready, idle CPU.
+
+Subprocesses measure what must not share this process: the simulator at the far end of
+the pty, the echo baseline, and a fresh controller for RSS / start-up / idle CPU.
+"""
+from __future__ import annotations
+
+import asyncio
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+MJTABLE = str(Path(PYTHON).parent / "mjtable")
+ROUND_TRIPS = 500
+SEEDS = range(7)
+IDLE_SECONDS = 10.0
+MIB = 1024 * 1024
+
+rows: list[tuple[str, str, str, bool]] = []
+
+
+def report(figure: str, value: str, target: str, ok: bool) -> None:
+    rows.append((figure, value, target, ok))
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+# ------------------------------------------------------------------ pty round trip
+def spawn_first_line(argv: list[str]) -> tuple[subprocess.Popen, str]:
+    """Start a child that prints a device path on its first stdout line."""
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    return child, child.stdout.readline().strip()
+
+
+def stop(child: subprocess.Popen) -> None:
+    child.terminate()
+    child.wait(timeout=5)
+
+
+# The baseline: a child that echoes every byte back on a raw pty, nothing else.
+ECHO = textwrap.dedent("""
+    import os, tty
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    print(os.ttyname(slave), flush=True)
+    while data := os.read(master, 4096):
+        os.write(master, data)
+""")
+
+
+async def table_round_trips(path: str) -> list[float]:
+    from controller.table import Table
+
+    table = Table(lambda: _open(path))
+    await table.connect()
+    times = []
+    for _ in range(ROUND_TRIPS):
+        start = time.perf_counter()
+        await table.command("get_status")
+        times.append(time.perf_counter() - start)
+    table.close()
+    return times
+
+
+async def _open(path: str):
+    from firmware_protocol.transport import SerialTransport
+    return SerialTransport.open(path, 1_000_000)
+
+
+async def echo_round_trips(path: str, size: int) -> list[float]:
+    """The same loop machinery (a reader on the event loop), bytes echoed by a child."""
+    from firmware_protocol.transport import SerialTransport
+
+    line = SerialTransport.open(path, 1_000_000)
+    loop = asyncio.get_running_loop()
+    received = bytearray()
+    arrived: asyncio.Future | None = None
+
+    def on_bytes(data: bytes) -> None:
+        received.extend(data)
+        if len(received) >= size and arrived and not arrived.done():
+            arrived.set_result(None)
+    line.set_receiver(on_bytes)
+    message = bytes(size)
+    times = []
+    for _ in range(ROUND_TRIPS):
+        received.clear()
+        arrived = loop.create_future()
+        start = time.perf_counter()
+        line.write(message)
+        await arrived
+        times.append(time.perf_counter() - start)
+    line.close()
+    return times
+
+
+def status_exchange_bytes() -> int:
+    """Bytes of one get_status round trip on the wire: command frame and status reply."""
+    from firmware_protocol.catalog import Message, encode_message
+    from firmware_protocol.frame import encode_frame
+    status = Message("status", {"boot_id": 0, "operation": 0, "fault": 0, "stopped": False, "centre_open": False,
+                                "sets": [0, 0], "walls_up": False, "dead_wall_separated": False, "dora_flipped": 0,
+                                "wind": 0, "wind_seat": 0, "dealer_lamp": 0, "lid_open": False})
+    return sum(len(encode_frame(0, *encode_message(m))) for m in (Message("get_status"), status))
+
+
+def bench_round_trip() -> None:
+    sim, path = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
+    try:
+        table = asyncio.run(table_round_trips(path))
+    finally:
+        stop(sim)
+    echo, path = spawn_first_line([PYTHON, "-c", ECHO])
+    try:
+        # Half the exchange each way: the same bytes on the wire as command + status reply.
+        raw = asyncio.run(echo_round_trips(path, status_exchange_bytes() // 2))
+    finally:
+        stop(echo)
+    ratio = statistics.median(table) / statistics.median(raw)
+    report("pty round trip get_status, median / p99",
+           f"{statistics.median(table) * 1e6:.0f} / {percentile(table, 0.99) * 1e6:.0f} µs", "", True)
+    report("raw pty echo (same size), median / p99",
+           f"{statistics.median(raw) * 1e6:.0f} / {percentile(raw, 0.99) * 1e6:.0f} µs", "", True)
+    report("round trip / raw echo, medians", f"{ratio:.2f}×", "≤ 3×", ratio <= 3)
+
+
+# ------------------------------------------------------------------ hand change
+def hand_changes(trace) -> list[float]:
+    """Simulated seconds from each hand's collect_tiles command to its next walls being
+    ready to play (dora flipped: the last step of the EMA setup)."""
+    collects = [r.t for r in trace if r.dir == "cmd" and r.name == "collect_tiles"]
+    flips = [r.t for r in trace if r.dir == "event" and r.name == "dora_flipped"]
+    return [next(f for f in flips if f > c) - c for c in collects]
+
+
+def bench_hand_change() -> None:
+    from controller.simulation import profile_for, run_game
+    from controller import rules as R
+    from sim.profile import load_profile
+
+    rules = R.load_ruleset("ema-2016")
+    t = load_profile(profile_for(rules)).timings
+    path = t.collect + t.raise_walls + t.dice + t.separate + t.dora_flip
+    run = run_game(rules, seed=1)
+    changes = hand_changes(run.trace)
+    worst = max(changes)
+    report("hand change (collect → dora), median / max",
+           f"{statistics.median(changes):.3f} / {worst:.3f} s", f"≤ {path:.1f} + 0.05 s", worst <= path + 0.05)
+    waited = [r for r in run.trace if r.name == "show_text" and "waiting" in r.args.get("text", "")]
+    report("hands waiting for the shuffle", f"{len(waited)} of {len(changes)}", "0 (hidden)", not waited)
+    serial = path + t.shuffle
+    report("  without pipelining (profile: + shuffle)", f"{serial:.1f} s", "", True)
+    slow, waits = bench_slow_shuffle(rules)
+    report(f"  measured, shuffle {SLOW_SHUFFLE:.0f} s > play: result → dora", f"{slow:.3f} s", "", True)
+    report("  hands shown waiting for that shuffle", f"{waits}", "", True)
+
+
+SLOW_SHUFFLE = 150.0  # longer than a hand's play (about 65 s of simulated players): awaited
+
+
+def bench_slow_shuffle(rules) -> tuple[float, int]:
+    """A controller run where the shuffle sits on the critical path: a profile whose
+    shuffle outlasts the play of a hand, so every hand change waits for it, visibly.
+    Returns the median simulated seconds from each result to the next dora flipped,
+    and how many waits were shown."""
+    import re
+    from controller.simulation import profile_for, run_game
+
+    text = profile_for(rules).read_text()
+    text = re.sub(r"(?m)^(\s*shuffle:)\s*[\d.]+", rf"\g<1> {SLOW_SHUFFLE}", text)
+    text = re.sub(r"(?m)^(\s*build_limit:)\s*[\d.]+", rf"\g<1> {SLOW_SHUFFLE * 2}", text)
+    ended: list[float] = []
+
+    def on_controller(controller, table) -> None:
+        loop = asyncio.get_running_loop()
+        controller.subscribe(lambda e: ended.append(loop.time()) if e["event"] == "hand_ended" else None)
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = Path(tmp) / "slow-shuffle.yaml"
+        profile.write_text(text)
+        run = run_game(rules, seed=1, profile=profile, on_controller=on_controller)
+    flips = [r.t for r in run.trace if r.dir == "event" and r.name == "dora_flipped"]
+    waits = sum(1 for r in run.trace if r.name == "show_text" and "waiting" in r.args.get("text", ""))
+    return statistics.median(next(f for f in flips if f > e) - e for e in ended[:-1]), waits
+
+
+# ------------------------------------------------------------------ hanchan in virtual time
+def bench_hanchan() -> None:
+    from controller.simulation import run_game
+
+    run_game("ema-2016", seed=0)  # warm imports and caches
+    walls = []
+    for seed in SEEDS:
+        start = time.perf_counter()
+        run_game("ema-2016", seed=seed)
+        walls.append(time.perf_counter() - start)
+    median = statistics.median(walls)
+    report(f"EMA hanchan in virtual time, median of {len(walls)}", f"{median:.3f} s", "≤ 0.5 s", median <= 0.5)
+
+
+# ------------------------------------------------------------------ a fresh controller process
+# Connects to the simulator process over a pty as `mjtable run` would, prints when it
+# is ready (state idle), then idles IDLE_SECONDS and reports CPU and memory.
+CONTROLLER = textwrap.dedent("""
+    import asyncio, resource, sys, time
+    from controller import rules as R
+    from controller.controller import Controller
+    from firmware_protocol.transport import SerialTransport
+
+    async def main(path, idle):
+        loop = asyncio.get_running_loop()
+        async def connect():
+            return SerialTransport.open(path, 1_000_000, loop=loop)
+        controller = Controller(connect, R.load_ruleset("ema-2016"))
+        await controller.start()
+        print("ready", controller.sm.state, flush=True)
+        before = time.process_time()
+        await asyncio.sleep(idle)
+        print("idle_cpu", time.process_time() - before, flush=True)
+        controller.table.close()
+
+    asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+    print("rss", _vm("VmRSS"), "hwm", _vm("VmHWM"), flush=True)
+""").replace("asyncio.run(", "def _vm(key):\n    return next(int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith(key))\nasyncio.run(", 1)
+
+# Plays a whole game in virtual time, simulator and players in the same process.
+GAME = textwrap.dedent("""
+    from controller.simulation import run_game
+    run_game("ema-2016", seed=0)
+    print(next(int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith("VmHWM")))
+""")
+
+
+def bench_controller_process() -> None:
+    sim, path = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
+    try:
+        start = time.perf_counter()
+        child = subprocess.Popen([PYTHON, "-c", CONTROLLER, path, str(IDLE_SECONDS)], stdout=subprocess.PIPE,
+                                 text=True, cwd=ROOT)
+        ready_line = child.stdout.readline().split()
+        ready = time.perf_counter() - start
+        out = dict(line.split(maxsplit=1) for line in child.stdout.read().splitlines())
+        child.wait()
+    finally:
+        stop(sim)
+    report("start to ready (process start → idle)", f"{ready:.3f} s", "≤ 1 s",
+           ready <= 1 and ready_line[1:] == ["idle"])
+    cpu = float(out["idle_cpu"])
+    share = cpu / IDLE_SECONDS
+    report(f"idle CPU over {IDLE_SECONDS:.0f} s (heartbeats only)", f"{cpu * 1e3:.1f} ms ({share:.2%})", "≈ 0 (≤ 0.5 %)",
+           share <= 0.005)
+    rss, hwm = (int(v) for v in out["rss"].split()[::2])
+    report("controller RSS, idle on the pty", f"{rss / MIB:.1f} MB", "≤ 40 MB", rss <= 40 * MIB)
+    game = int(subprocess.run([PYTHON, "-c", GAME], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
+    report("peak RSS, hanchan with sim + players in process", f"{game / MIB:.1f} MB", "≤ 40 MB", game <= 40 * MIB)
+
+
+def print_table() -> None:
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    twidth = max(len(r[2]) for r in rows)
+    print("system: figures against DESIGN.md §9")
+    for figure, value, target, ok in rows:
+        verdict = ("ok" if ok else "OVER") if target else ""
+        print(f"  {figure:<{width}}  {value:>{vwidth}}  {target:<{twidth}}  {verdict}")
+
+
+def main() -> None:
+    rows.clear()
+    for bench in (bench_round_trip, bench_hand_change, bench_hanchan, bench_controller_process):
+        bench()
+    print_table()
+
+
+if __name__ == "__main__":
+    main()
