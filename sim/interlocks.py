@@ -39,8 +39,6 @@ def refusal(model: TableModel, stopped: bool, name: str, args: Args) -> Refusal 
     bad = _ARGUMENTS.get(name, lambda m, a: None)(model, args)
     if bad:
         return Refusal(Code.BAD_ARGUMENT, bad)
-    if name == "configure" and "shuffler" in model.motion:
-        return Refusal(Code.BUSY, "cannot change the geometry while stacking")
     if name == "resume" and model.lid_open:
         return Refusal(Code.LID_OPEN, "close the lid first")
     if name not in SUBSYSTEM:
