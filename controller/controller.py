@@ -154,6 +154,10 @@ class Controller:
         self.state = R.GameState.from_dict(game.state)
         self.settled = len(self.store.hands(game.id))
         self.hand = Hand.from_dict(game.hand) if game.hand else None
+        if self.state.finished:
+            # Killed between the last hand and the game's end: play() only records the end,
+            # and the machine has no way from a game state to game_over but settling a hand.
+            return
         self._trigger("start_game")
         self._publish("resumed", hand=R.hand_label(self.state))
 

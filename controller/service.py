@@ -30,7 +30,7 @@ class Service:
     async def start(self) -> None:
         """Connect to the table; continue a game the store says was interrupted."""
         await self.controller.start()
-        if self.controller.state is not None and not self.controller.state.finished:
+        if self.controller.state is not None:  # finished too: killed before its end was recorded
             self._run_game()
 
     def _run_game(self) -> None:

@@ -141,6 +141,21 @@ def test_a_result_sent_twice_at_once_is_applied_once(in_play):
     assert [h["result"] for h in in_play.stored()[0]["hands"]] == [RON]
 
 
+def test_a_chombo_is_applied_once_and_the_hand_dealt_again(in_play):
+    chombo = {"kind": "chombo", "offender": 3}
+    in_play.request("riichi", seat=1)
+    assert in_play.request("result", hand=1, result=chombo) == {"duplicate": False}
+    redeal = in_play.wait_playing(2)["hand_in_play"]
+    assert redeal["label"] == "E1" and redeal["riichi"] == []  # the same hand, new walls, no riichi yet
+    with unchanged(in_play):
+        assert in_play.request("result", hand=1, result=chombo) == {"duplicate": True}
+    in_play.request("result", hand=2, result=RON)
+    in_play.wait_playing(3)
+    (game,) = in_play.stored()
+    assert [(h["hand"], h["result"]) for h in game["hands"]] == [("E1", chombo), ("E1", RON)]
+    assert game["game"].state["scores"] == game["hands"][-1]["scores"]  # what a restart resumes from
+
+
 def test_pause_holds_the_hand_and_resume_carries_on(in_play):
     assert in_play.request("pause") == {}
     assert in_play.status()["state"] == "paused"
