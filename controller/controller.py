@@ -148,6 +148,13 @@ class Controller:
         self.fault = Fault(status["fault"], "none", "none", 0, 0)
         self._publish("fault", code=int(status["fault"]), message=self.fault.describe())
 
+    def close(self) -> None:
+        """Stop background work and hang up; the store keeps the game."""
+        for task in (self._shuffle_task, self._recovery):
+            if task is not None and not task.done():
+                task.cancel()
+        self.table.close()
+
     # ------------------------------------------------------------------ game
     def _restore(self, game) -> None:
         self.game_id = game.id
@@ -229,6 +236,10 @@ class Controller:
         if "on_table" not in status["sets"] or self.hand.phase != "setup":
             return
         await self._await_shuffle(status)
+        if "collected" in (await self.table.get_status())["sets"]:
+            # A set left unshuffled (its shuffle died with a killed host or a watchdog stop)
+            # still fills the hopper: shuffle it before collecting the next one.
+            await self._shuffle_visibly()
         count = await self.table.collect_tiles()
         if count != self.rules.tiles:
             # A lost or extra tile would corrupt every later wall: stop before raising.

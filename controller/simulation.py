@@ -123,7 +123,7 @@ async def play_game(rules: R.RuleSet, *, seed: int = 0, dealer: int = 0, profile
     if controller.state is None:
         await controller.new_game(dealer)
     standings = await controller.play()
-    controller.table.close()
+    controller.close()
     return GameRun(standings, hands, table.trace.records, controller, table, loop.time() - start)
 
 

@@ -77,7 +77,7 @@ class Impairment:
     burst_length: int = 8
 
 
-class _Impairer:
+class Impairer:
     def __init__(self, spec: Impairment, rng: random.Random) -> None:
         self.spec, self.rng = spec, rng
 
@@ -113,7 +113,7 @@ class _Impairer:
 class MemoryTransport(BaseTransport):
     """One end of an in-process line: bytes arrive after their line time (+ impairments)."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, byte_time: float, impairer: _Impairer | None) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, byte_time: float, impairer: Impairer | None) -> None:
         super().__init__()
         self.peer: MemoryTransport | None = None
         self._loop, self._byte_time, self._impairer = loop, byte_time, impairer
@@ -152,7 +152,7 @@ def memory_pair(
     """Two connected ends. `impairment` applies to both directions, or (a->b, b->a)."""
     a_to_b, b_to_a = impairment if isinstance(impairment, tuple) else (impairment, impairment)
     rng = random.Random(seed)
-    impairers = [_Impairer(spec, random.Random(rng.getrandbits(64))) if spec else None for spec in (a_to_b, b_to_a)]
+    impairers = [Impairer(spec, random.Random(rng.getrandbits(64))) if spec else None for spec in (a_to_b, b_to_a)]
     a = MemoryTransport(loop, byte_time, impairers[0])
     b = MemoryTransport(loop, byte_time, impairers[1])
     a.peer, b.peer = b, a

@@ -12,7 +12,7 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from firmware_protocol.transport import ByteTransport, Impairment, _Impairer
+from firmware_protocol.transport import ByteTransport, Impairment, Impairer
 
 Receiver = Callable[[bytes], None]
 
@@ -42,7 +42,7 @@ class _Noise:
     """Seeded damage on one direction of the line; a line clock keeps byte order under jitter."""
 
     def __init__(self, spec: Impairment, rng: random.Random, loop: asyncio.AbstractEventLoop) -> None:
-        self._impairer = _Impairer(spec, rng)
+        self._impairer = Impairer(spec, rng)
         self._loop = loop
         self._free_at = 0.0
 

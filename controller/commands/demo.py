@@ -171,7 +171,7 @@ async def _play_live(rules, args, tmp: Path, device: str) -> int:
             refresh.now()
     finally:
         view.close()
-        controller.table.close()
+        controller.close()
     _print_standings(controller.standings)
     if args.journal:
         with open(args.journal, "w", encoding="utf-8") as f:

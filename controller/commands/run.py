@@ -117,7 +117,7 @@ async def serve(config) -> int:
         if task is not None and not task.done():
             task.cancel()
         await server.close()
-        controller.table.close()
+        controller.close()
         store.close()
     log.info("stopped")
     return 0
