@@ -1,125 +1,11 @@
-"""The controller service assembled as `mjtable run` assembles it (simulated table,
-Controller, Store, Service, ApiServer), in process on a real asyncio loop in a thread.
-Tests talk to it like any client: blocking sockets and `controller.client.Client`."""
-from __future__ import annotations
-
-import asyncio
-import json
+"""Fixtures of the service tests; the harness is in service_harness.py."""
 import shutil
-import socket
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from controller import rules as R
-from controller.api import ApiServer
-from controller.client import Client
-from controller.controller import Controller
-from controller.service import Service
-from controller.store import Store
-from sim.serve import connect_in_process
-from sim.table import SimulatedTable
-
-SPEED = 1000  # mechanical seconds per wall-clock second: a hand's setup takes some 50 ms
-TIMEOUT = 10.0
-
-
-def wait_for(condition, what: str, timeout: float = TIMEOUT, interval: float = 0.01):
-    """Poll ``condition()`` until it is truthy (and return it); fail with ``what`` on timeout."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(interval)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
-
-
-class RunningService:
-    def __init__(self, folder: Path, faults=None) -> None:
-        self.socket = folder / "api.sock"
-        self.database = folder / "state.db"
-        self.client = Client(self.socket, timeout=TIMEOUT)
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.faults = faults
-
-    def start(self) -> None:
-        self.thread.start()
-        self.call(self._build)
-
-    async def _build(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.table = SimulatedTable(seed=3, speed=SPEED, faults=self.faults)
-        self.store = Store(self.database)
-
-        async def connect():
-            return connect_in_process(loop, self.table)
-
-        self.controller = Controller(connect, R.load_ruleset("ema-2016"), store=self.store, ruleset_name="ema-2016", seed=3)
-        self.service = Service(self.controller, starting_dealer=0)
-        self.server = ApiServer(self.socket, self.service)
-        await self.server.start()
-        await self.service.start()
-
-    def stop(self) -> None:
-        async def teardown():
-            await self.server.close()
-            # The game, the background shuffle, recoveries: end them all, as a process exit would.
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            self.controller.table.close()
-            self.table.close()
-            self.store.close()
-        try:
-            self.call(teardown)
-        finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(TIMEOUT)
-            self.loop.close()
-
-    def call(self, fn, *args):
-        """Run ``fn(*args)`` on the service's loop and wait for it."""
-        async def run():
-            result = fn(*args)
-            return await result if asyncio.iscoroutine(result) else result
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(TIMEOUT)
-
-    # -- as a client sees it ----------------------------------------------------------
-
-    def request(self, op: str, **args) -> dict:
-        return self.client.request(op, **args)
-
-    def status(self) -> dict:
-        status = self.request("status")
-        status.pop("link")  # link statistics (heartbeats, rtt) move on by themselves
-        return status
-
-    def exchange(self, *lines: bytes) -> list[dict]:
-        """Send raw lines on one connection in one write; the replies, one per line."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(TIMEOUT)
-            sock.connect(str(self.socket))
-            sock.sendall(b"".join(lines))
-            with sock.makefile("rb") as reader:
-                return [json.loads(reader.readline()) for _ in lines]
-
-    def stored(self) -> list[dict]:
-        """Every game in the store with its hands, read through a connection of our own."""
-        with Store(self.database, create=False) as store:
-            return [{"game": game, "hands": store.hands(game.id)} for game in store.games()]
-
-    def wait_playing(self, seq: int) -> dict:
-        """Wait until hand ``seq`` is in play (a result can be submitted); its status."""
-        def ready():
-            status = self.status()
-            in_play = status.get("hand_in_play") or {}
-            return status if status["state"] == "playing" and in_play.get("seq") == seq else None
-        return wait_for(ready, f"hand {seq} in play")
+from service_harness import RunningService
 
 
 @pytest.fixture
@@ -135,8 +21,9 @@ def service_factory(short_tmp):
     started = []
 
     def start(faults=None) -> RunningService:
-        running = RunningService(short_tmp / f"s{len(started)}", faults)
-        (short_tmp / f"s{len(started)}").mkdir()
+        folder = short_tmp / f"s{len(started)}"
+        folder.mkdir()
+        running = RunningService(folder, faults)
         started.append(running)
         running.start()
         return running

@@ -4,7 +4,6 @@ databases, configs and ports get clear messages, not tracebacks."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import select
 import signal
@@ -24,7 +23,7 @@ from controller.store import Store
 from sim.players import Players
 from sim.profile import DEFAULT_PROFILE
 
-from conftest import wait_for
+from service_harness import wait_for
 
 MJTABLE = str(Path(sys.executable).with_name("mjtable"))
 RULESET = "ema-2016"
@@ -51,7 +50,7 @@ class Processes:
         return proc
 
     def stop_all(self) -> None:
-        for proc in self.started:
+        for proc in reversed(self.started):  # controllers before the table they talk to
             if proc.poll() is None:
                 proc.kill()
             proc.wait(5)

@@ -14,7 +14,7 @@ from controller.api import MAX_MESSAGE
 from controller.client import RequestError
 from sim.faults import FaultPlan
 
-from conftest import TIMEOUT, wait_for
+from service_harness import TIMEOUT, wait_for
 
 RON = {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}], "riichi": []}
 
