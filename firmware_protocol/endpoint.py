@@ -103,11 +103,12 @@ class LinkEndpoint:
             return
         self._lost_reported = False  # the peer came back (a new session): report the next loss too
         deadline = self.link.next_deadline()
-        if self._timer is not None and deadline == self._timer.when():
+        # Keep a timer that fires no later than needed: firing early only re-checks the
+        # link, while cancelling and re-arming on every frame churns the loop's timer heap.
+        if deadline is None or (self._timer is not None and self._timer.when() <= deadline):
             return
         self._cancel_timer()
-        if deadline is not None:
-            self._timer = self._loop.call_at(deadline, self._on_timer)
+        self._timer = self._loop.call_at(deadline, self._on_timer)
 
     def _on_timer(self) -> None:
         self._timer = None
