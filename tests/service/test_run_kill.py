@@ -21,7 +21,7 @@ from controller.journal import journal_records
 from controller.simulation import run_game, table_rules
 from controller.store import Store
 from sim.players import Players
-from sim.profile import DEFAULT_PROFILE
+from sim.profile import DEFAULT_PROFILE, load_profile
 
 from service_harness import wait_for
 
@@ -94,7 +94,7 @@ game: {{starting_dealer: 0}}
     return config
 
 
-class Controller:
+class RunProcess:
     """`mjtable run --config ...`, restartable; ``client`` reaches its control API."""
 
     def __init__(self, procs: Processes, config: Path) -> None:
@@ -157,7 +157,7 @@ class PlayerLoop:
             self.client.request(op, hand=args["hand"], result={**args["result"], "riichi": []})
 
 
-def play_with_kills(controller: Controller, players: PlayerLoop, rng: random.Random, kill_at: set[int]) -> int:
+def play_with_kills(controller: RunProcess, players: PlayerLoop, rng: random.Random, kill_at: set[int]) -> int:
     """Play the game to its end; after the n-th request (n in ``kill_at``) and a short random
     delay, SIGKILL the controller and start it again. Returns the number of kills."""
     deadline = time.monotonic() + GAME_TIMEOUT
@@ -181,14 +181,20 @@ def play_with_kills(controller: Controller, players: PlayerLoop, rng: random.Ran
                 controller.start()
                 break  # ask the restarted controller where the hand is
         else:
-            wait_for(lambda: not _in_play(players.client.request("status"), status["hand_in_play"]["seq"]),
+            wait_for(lambda: _moved_on(players.client.request("status"), status["hand_in_play"]["seq"]),
                      "the hand to be settled")
     pytest.fail(f"the game did not end within {GAME_TIMEOUT} s; last status {status}; "
                 f"mjtable run's log:\n{stderr_of(controller.proc)[-3000:]}")
 
 
-def _in_play(status: dict, seq: int) -> bool:
-    return status["state"] != "game_over" and status.get("hand_in_play", {}).get("seq") == seq
+def _moved_on(status: dict, seq: int) -> bool:
+    """Hand ``seq`` is settled: another hand is dealt, or the game is over."""
+    return status["state"] == "game_over" or status["hand_in_play"]["seq"] != seq
+
+
+def _playing(status: dict) -> int | None:
+    """The seq of the hand waiting for its result, if one is."""
+    return status["hand_in_play"]["seq"] if status["state"] == "playing" else None
 
 
 def journal(database: Path) -> list[dict]:
@@ -215,10 +221,11 @@ def test_game_killed_at_random_points_ends_as_the_clean_run(procs, short_tmp, cl
     hands = len(clean_journal) - 1
     assert hands >= 4 and clean_journal[-1]["final"]
     rng = random.Random(SEED)
+    # About the number of requests the players make (riichi, results): kill points within the game.
     requests = hands + sum(len(r["result"].get("riichi", [])) for r in clean_journal[:-1])
     kill_at = set(rng.sample(range(1, requests), KILLS))
 
-    controller = Controller(procs, write_config(short_tmp, start_sim(procs)))
+    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs)))
     controller.start()
     controller.client.request("start")
     assert play_with_kills(controller, PlayerLoop(controller.client, SEED), rng, kill_at) == KILLS
@@ -234,13 +241,28 @@ def test_a_game_whose_end_was_not_recorded_is_finished_at_restart(procs, short_t
         run_game(RULESET, seed=SEED, store=store)
     with sqlite3.connect(database) as db:
         db.execute("UPDATE games SET status = 'active', final = NULL, ended_at = NULL")
-    controller = Controller(procs, write_config(short_tmp, start_sim(procs)))
+    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs)))
     controller.start()
     wait_for(lambda: "final_scores" in controller.client.request("status"), "the game's end")
     assert journal(database) == clean_journal
     controller.client.request("start")  # the table is free for the next game
-    wait_for(lambda: controller.client.request("status").get("hand_in_play", {}).get("label") == "E1",
-             "the next game's first hand")
+    wait_for(lambda: _playing(controller.client.request("status")) == 1, "the next game's first hand")
+
+
+def test_restart_after_the_table_stopped_for_our_absence_carries_on(procs, short_tmp):
+    # A controller down for longer than the table's heartbeat timeout finds the table stopped
+    # by its watchdog: it resumes it itself, and the next hand is dealt without an operator.
+    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs)))
+    controller.start()
+    controller.client.request("start")
+    wait_for(lambda: _playing(controller.client.request("status")) == 1, "hand 1 in play")
+    controller.kill()
+    time.sleep(load_profile(DEFAULT_PROFILE).heartbeat_timeout_ms / 1000 + 1)
+    controller.start()
+    wait_for(lambda: _playing(controller.client.request("status")) == 1, "hand 1 in play again")
+    controller.client.request("result", hand=1, result={"kind": "draw", "tenpai": [0]})
+    wait_for(lambda: _playing(controller.client.request("status")) == 2, "hand 2 in play")
+    assert controller.client.request("status")["fault"] is None
 
 
 def test_damaged_database_is_refused_with_a_clear_message(procs, short_tmp):
