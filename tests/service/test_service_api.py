@@ -10,12 +10,12 @@ from contextlib import contextmanager
 
 import pytest
 
-from controller.api import MAX_MESSAGE
 from controller.client import RequestError
 from sim.faults import FaultPlan
 
 from service_harness import TIMEOUT, wait_for
 
+LIMIT = 65_536  # bytes of a message without its newline (docs/API.md)
 RON = {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}], "riichi": []}
 
 
@@ -91,15 +91,27 @@ def test_bad_input_while_a_hand_is_in_play_is_refused_and_changes_nothing(in_pla
     assert still_served["ok"] and still_served["id"] == 1  # the connection stays usable
 
 
+def _status_of_size(size: int) -> bytes:
+    """A status request exactly ``size`` bytes long without its newline (padded in its id)."""
+    empty = len(json.dumps({"op": "status", "id": ""}))
+    return line({"op": "status", "id": "x" * (size - empty)})
+
+
+def test_a_message_of_the_documented_limit_is_answered(in_play):
+    reply, = in_play.exchange(_status_of_size(LIMIT))
+    assert reply["ok"] and reply["state"] == "playing"
+
+
 def test_oversized_message_is_refused_and_the_connection_closed(in_play):
-    huge = line({"op": "riichi", "seat": 1, "note": "x" * MAX_MESSAGE})
     with unchanged(in_play), socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(TIMEOUT)
         sock.connect(str(in_play.socket))
-        sock.sendall(huge)
+        sock.sendall(line({"op": "riichi", "seat": 1, "note": "x" * LIMIT}))
         with sock.makefile("rb") as reader:
-            assert_error(json.loads(reader.readline()), "too_large", str(MAX_MESSAGE))
+            assert_error(json.loads(reader.readline()), "too_large", str(LIMIT))
             assert reader.readline() == b""  # closed by the controller
+    over, = in_play.exchange(_status_of_size(LIMIT + 1))  # one byte over is too much
+    assert_error(over, "too_large")
     assert in_play.request("riichi", seat=1) == {}  # and it serves the next client
 
 
