@@ -84,6 +84,7 @@ class Controller:
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
         self._result: asyncio.Future | None = None
+        self._stored: asyncio.Future | None = None  # resolved when the accepted result is committed
         self._operator: asyncio.Event = asyncio.Event()
         self._shuffle_task: asyncio.Task | None = None
         self._recovery: asyncio.Task | None = None
@@ -490,10 +491,12 @@ class Controller:
 
     async def _wait_result(self) -> dict:
         self._result = asyncio.get_running_loop().create_future()
+        self.waiting_for = "result"
         try:
             return await self._result
         finally:
             self._result = None
+            self.waiting_for = None
 
     def submit_result(self, seq: int, result: dict) -> dict:
         """Take a hand result from the API; a result for an already settled hand is a no-op."""
@@ -512,7 +515,19 @@ class Controller:
         except R.ResultError as exc:
             raise ControlError("invalid_result", str(exc)) from None
         self._result.set_result(result)
+        self._stored = asyncio.get_running_loop().create_future()
         return {"duplicate": False}
+
+    async def enter_result(self, seq: int, result: dict) -> dict:
+        """Like submit_result, but answer only once the hand is in the store: a client told
+        "accepted" never loses the result to a crash right after."""
+        reply = self.submit_result(seq, result)
+        if not reply["duplicate"]:
+            try:
+                await asyncio.shield(self._stored)
+            except asyncio.CancelledError:
+                raise ControlError("not_allowed", "the game was abandoned before the result was stored") from None
+        return reply
 
     def declare_riichi(self, seat: int) -> None:
         if self.sm.state != "playing":
@@ -569,6 +584,8 @@ class Controller:
             self.store.commit_hand(self.game_id, self.hand.seq, record, outcome.state.to_dict())
         self.state = outcome.state
         self.settled = self.hand.seq
+        if self._stored is not None and not self._stored.done():
+            self._stored.set_result(self.hand.seq)
         self.last_record = record
         self._publish("hand_ended", record=record)
         await self._step_free(self._show_scores)
@@ -620,12 +637,13 @@ class Controller:
 
     def abandon(self) -> None:
         """Give up the game in progress; its hands stay in the store as played."""
-        if self.state is None or self.sm.state in ("idle", "boot", "connecting", "self_test"):
-            raise ControlError("not_allowed", "there is no game to abandon")
+        if self.state is None or not self.sm.may_abandon():
+            raise ControlError("not_allowed", f"there is no game to abandon now (state {self.sm.state})")
         if self.store is not None and self.game_id is not None and not self.state.finished:
             self.store.abandon_game(self.game_id)
-        if self._result is not None and not self._result.done():
-            self._result.cancel()
+        for future in (self._result, self._stored):
+            if future is not None and not future.done():
+                future.cancel()
         self.state, self.hand, self.game_id, self.fault = None, None, None, None
         self._trigger("abandon")
 

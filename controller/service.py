@@ -90,7 +90,7 @@ class Service:
         return c.snapshot()
 
     async def _op_result(self, hand: int, result: dict) -> dict:
-        return self.controller.submit_result(hand, result)
+        return await self.controller.enter_result(hand, result)
 
     async def _op_riichi(self, seat: int) -> dict:
         self.controller.declare_riichi(seat)
@@ -113,7 +113,7 @@ class Service:
         return {}
 
     async def _op_abandon(self) -> dict:
+        self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now
         if self._game is not None and not self._game.done():
             self._game.cancel()
-        self.controller.abandon()
         return {}
