@@ -236,11 +236,7 @@ class Controller:
         # Once raising has begun, a set on the table is this hand's new walls.
         if "on_table" not in status["sets"] or self.hand.phase != "setup":
             return
-        await self._await_shuffle(status)
-        if "collected" in (await self.table.get_status())["sets"]:
-            # A set left unshuffled (its shuffle died with a killed host or a watchdog stop)
-            # still fills the hopper: shuffle it before collecting the next one.
-            await self._shuffle_visibly()
+        await self._empty_hopper(status)
         count = await self.table.collect_tiles()
         if count != self.rules.tiles:
             # A lost or extra tile would corrupt every later wall: stop before raising.
@@ -251,10 +247,14 @@ class Controller:
         status = await self.table.get_status()
         if "stacked" in status["sets"] or "on_table" in status["sets"]:
             return
+        await self._empty_hopper(status)
+
+    async def _empty_hopper(self, status: dict) -> None:
+        """Make sure no set waits in the hopper: let a running shuffle finish, and shuffle a
+        set left collected (its shuffle died with a killed host or a watchdog stop)."""
         await self._await_shuffle(status)
-        status = await self.table.get_status()
-        if "stacked" not in status["sets"] and "collected" in status["sets"]:
-            await self._shuffle_visibly()
+        if "collected" in (await self.table.get_status())["sets"]:
+            await self._waiting("shuffle", self.table.shuffle())
 
     async def _await_shuffle(self, status: dict) -> None:
         """Wait for the background shuffle, visibly, if it is still running."""
@@ -281,9 +281,6 @@ class Controller:
             await awaitable
         finally:
             self.waiting_for = None
-
-    async def _shuffle_visibly(self) -> None:
-        await self._waiting("shuffle", self.table.shuffle())
 
     async def _raise(self) -> None:
         status = await self.table.get_status()
@@ -334,17 +331,11 @@ class Controller:
 
     async def _background_shuffle(self) -> None:
         """Shuffle the collected set while the hand is played; faults wait for the operator."""
-        while True:
-            try:
-                status = await self.table.get_status()
-                if "collected" not in status["sets"] or "stacked" in status["sets"]:
-                    return
+        async def shuffle_collected_set():
+            status = await self.table.get_status()
+            if "collected" in status["sets"] and "stacked" not in status["sets"]:
                 await self.table.shuffle()
-                return
-            except (TableFault, Rejected, Interrupted) as exc:
-                await self._await_operator(exc)
-            except (LinkLost, McuReset):
-                await self._recover_link()
+        await self._step_free(shuffle_collected_set)
 
     # ------------------------------------------------------------------ steps & faults
     async def _step(self, trigger: str, action) -> None:
@@ -480,7 +471,8 @@ class Controller:
         await self._step_free(mark)
 
     async def _step_free(self, action) -> None:
-        """A motion outside the setup steps (wind marker): same fault handling, no state change."""
+        """Table work outside the setup steps (displays, marker, background shuffle): same
+        fault handling, no state change."""
         while True:
             try:
                 return await action()
