@@ -45,7 +45,7 @@ def table_rules(rules: R.RuleSet) -> TableRules:
 class GameRun:
     standings: R.Standings
     hands: list[dict]
-    trace: list[dict]
+    trace: list            # sim.trace.Record: t, dir, name, args
     controller: Controller
     table: SimulatedTable
     elapsed: float            # simulated seconds
