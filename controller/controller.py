@@ -540,8 +540,9 @@ class Controller:
         if not self.rules.has_dora:
             self.hand.kans += 1
             return
-        if self.hand.kans + 1 >= len(self.setup().dora_indicators):
-            raise ControlError("not_allowed", "no more kan indicators in the dead wall")
+        most = len(self.setup().dora_indicators) - 1  # the first indicator, then one per kan
+        if self.hand.kans >= most:
+            raise ControlError("not_allowed", f"at most {most} kans a hand in {self.rules.name}")
         self.hand.kans += 1
         self._save_step("playing")
         await self._step_free(lambda: self._reveal_dora(self.hand.kans))

@@ -235,7 +235,7 @@ def test_bad_results_are_rejected_with_a_clear_message(result, message):
     (SANMA, {"kind": "tsumo", "winners": [{"seat": 3, "han": 1, "fu": 30}]}, "not a seat in play"),
     (SANMA, {"kind": "draw", "tenpai": [3]}, "not a seat in play"),
     (SANMA, {"kind": "ron", "discarder": 0, "winners": [{"seat": 1, "han": 1, "fu": 30}], "riichi": [2]}, ""),
-    (MLEAGUE, {"kind": "draw", "abortive": True, "riichi": []}, "mleague has no abortive draws; allowed: an exhaustive"),
+    (MLEAGUE, {"kind": "draw", "abortive": True, "riichi": []}, "mleague has no abortive draws; allowed: an exhaus"),
     (MLEAGUE, {"kind": "ron", "discarder": 0, "riichi": [],
                "winners": [{"seat": 1, "han": 1, "fu": 30}, {"seat": 2, "han": 1, "fu": 30}]}, "head bump"),
 ])
