@@ -64,9 +64,11 @@ def break_position(rules: RuleSet, breaker: int, count: int) -> Position:
 class HandSetup:
     dealer: int
     throws: tuple[tuple[int, ...], ...]
-    breaker: int
+    breaker: int                            # the wall breaker: the seat the first throw names
     break_count: int
     break_after: Position                   # the dead wall's first stack (or the break with no dead wall)
+    broken_wall: int                        # the seat whose wall holds the break (a count past the
+                                            # breaker's last stack goes on into the upper seat's wall)
     dead_wall: tuple[Position, ...]         # from the break, counter-clockwise
     dora_indicators: tuple[Position, ...]   # first, then one per kan (reveal order)
     dora_tile: str | None                   # "top" or "bottom" of those stacks
@@ -145,5 +147,5 @@ def setup_hand(rules: RuleSet, dealer: int, throws) -> HandSetup:
     dead = tuple(counter_clockwise(rules, after, i) for i in range(rules.dead_wall_stacks))
     deal, first_draw = deal_takes(rules, dealer, clockwise(rules, after))
     return HandSetup(dealer=dealer, throws=throws, breaker=breaker, break_count=count, break_after=after,
-                     dead_wall=dead, dora_indicators=dora_indicators(rules, after),
+                     broken_wall=after[0], dead_wall=dead, dora_indicators=dora_indicators(rules, after),
                      dora_tile=rules.dora.tile if rules.dora else None, deal=deal, first_draw=first_draw)

@@ -84,6 +84,7 @@ def test_ema_every_sum_every_dealer(dealer, total):
     setup = setup_hand(EMA, dealer, [die])
     assert (setup.breaker - dealer) % 4 == WIND_OF_SUM[total]
     assert setup.break_after == (setup.breaker, total)
+    assert setup.broken_wall == setup.breaker  # 2-12 never runs past a 17-stack wall
     if total < 7:  # the dead wall goes round the corner into the right-hand neighbour's wall
         tail = [(setup.breaker + 1) % 4] * (7 - total)
         assert [s for s, _ in setup.dead_wall[total:]] == tail
@@ -109,6 +110,7 @@ def test_zung_jung_every_pair(dealer, n1, n2):
     assert setup.break_count == count
     # past 17 the count continues into the upper (left-hand) seat's wall: its stack 1 is the 18th
     assert setup.break_after == ((breaker, count) if count <= 17 else ((breaker - 1) % 4, count - 17))
+    assert setup.broken_wall == (breaker if count <= 17 else (breaker - 1) % 4)
     assert len(setup.dead_wall) == 7 and setup.dora_indicators == ()
     check_common(ZJ, setup, dealer)
 
@@ -201,6 +203,7 @@ def test_mcr_18_stack_walls(dealer, n1, n2):
     breaker = (dealer + n1 - 1) % 4
     count = n1 + n2
     assert setup.break_after == ((breaker, count) if count <= 18 else ((breaker - 1) % 4, count - 18))
+    assert (setup.breaker, setup.broken_wall) == (breaker, breaker if count <= 18 else (breaker - 1) % 4)
     assert setup.dead_wall == () and setup.dora_indicators == ()
     check_common(MCR, setup, dealer)
 
