@@ -61,7 +61,7 @@ def check_common(rules, setup, dealer):
 
 
 def test_seed_example_dice_12_north_breaks():
-    # seed 000: East rolls 12, North breaks; dora = top of the 3rd dead-wall stack from the break
+    # EMA setup example: East rolls 12, North breaks; dora = top of the 3rd dead-wall stack from the break
     setup = setup_hand(EMA, 0, [[6, 6]])
     assert setup.breaker == 3  # North of dealer 0
     assert setup.break_after == (3, 12)
