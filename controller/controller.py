@@ -671,7 +671,8 @@ class Controller:
     def _walls(self) -> dict[str, Any]:
         setup = self.setup()
         return {"stacks_per_side": list(self.rules.stacks_per_side), "breaker": setup.breaker,
-                "broken_wall": setup.broken_wall, "break_after": list(setup.break_after), "dead_wall": [list(p) for p in setup.dead_wall],
+                "broken_wall": setup.broken_wall, "break_after": list(setup.break_after),
+                "dead_wall": [list(p) for p in setup.dead_wall],
                 "dora_indicators": [list(p) for p in setup.dora_indicators[:self.hand.dora_shown]],
                 "live_start": list(R.clockwise(self.rules, setup.break_after, 1))}
 
