@@ -540,8 +540,9 @@ class Controller:
         if not self.rules.has_dora:
             self.hand.kans += 1
             return
-        if self.hand.kans + 1 >= len(self.setup().dora_indicators):
-            raise ControlError("not_allowed", "no more kan indicators in the dead wall")
+        most = len(self.setup().dora_indicators) - 1  # the first indicator, then one per kan
+        if self.hand.kans >= most:
+            raise ControlError("not_allowed", f"at most {most} kans a hand in {self.rules.name}")
         self.hand.kans += 1
         self._save_step("playing")
         await self._step_free(lambda: self._reveal_dora(self.hand.kans))
@@ -594,6 +595,7 @@ class Controller:
             "dealer": before.dealer,
             "dice": [v for throw in self.hand.throws for v in throw],
             "breaker": setup.breaker,
+            "broken_wall": setup.broken_wall,
             "dead_wall": [list(p) for p in setup.dead_wall],
             "dora_indicators": [list(p) for p in setup.dora_indicators[: self.hand.dora_shown]],
             "result": result,
@@ -669,7 +671,8 @@ class Controller:
     def _walls(self) -> dict[str, Any]:
         setup = self.setup()
         return {"stacks_per_side": list(self.rules.stacks_per_side), "breaker": setup.breaker,
-                "break_after": list(setup.break_after), "dead_wall": [list(p) for p in setup.dead_wall],
+                "broken_wall": setup.broken_wall, "break_after": list(setup.break_after),
+                "dead_wall": [list(p) for p in setup.dead_wall],
                 "dora_indicators": [list(p) for p in setup.dora_indicators[:self.hand.dora_shown]],
                 "live_start": list(R.clockwise(self.rules, setup.break_after, 1))}
 

@@ -14,7 +14,7 @@ from typing import IO, Iterable
 from controller.store import Store, StoreError
 
 HAND_KEYS = (
-    "ruleset", "hand", "honba", "riichi_sticks", "dealer", "dice", "breaker", "dead_wall",
+    "ruleset", "hand", "honba", "riichi_sticks", "dealer", "dice", "breaker", "broken_wall", "dead_wall",
     "dora_indicators", "result", "payments", "scores", "riichi_sticks_after",
 )
 FINAL_KEYS = ("scores", "final_scores", "ranks")

@@ -1,4 +1,4 @@
-"""Table geometry: breaker, break, dead wall, dora indicators and the deal (DESIGN.md §3).
+"""Table geometry: breaker, break, dead wall, dora indicators and the deal.
 
 A position is (seat, stack): the wall in front of physical seat 0-3, stack 1 being the
 rightmost as the owner sees it. Clockwise (the drawing direction) goes k → k+1 and past
@@ -64,11 +64,13 @@ def break_position(rules: RuleSet, breaker: int, count: int) -> Position:
 class HandSetup:
     dealer: int
     throws: tuple[tuple[int, ...], ...]
-    breaker: int
+    breaker: int                            # the wall breaker: the seat the first throw names
     break_count: int
     break_after: Position                   # the dead wall's first stack (or the break with no dead wall)
+    broken_wall: int                        # the seat whose wall holds the break (a count past the
+                                            # breaker's last stack goes on into the upper seat's wall)
     dead_wall: tuple[Position, ...]         # from the break, counter-clockwise
-    dora_indicators: tuple[Position, ...]   # first, then each kan's next (reveal order)
+    dora_indicators: tuple[Position, ...]   # first, then one per kan (reveal order)
     dora_tile: str | None                   # "top" or "bottom" of those stacks
     deal: tuple[tuple[Take, ...], ...]      # per physical seat, in taking order
     first_draw: Take                        # the next tile of the live wall after the deal
@@ -125,6 +127,17 @@ def deal_takes(rules: RuleSet, dealer: int, start: Position) -> tuple[tuple[tupl
     return tuple(map(tuple, per_seat)), (seat, stack, part)
 
 
+def dora_indicators(rules: RuleSet, after: Position) -> tuple[Position, ...]:
+    """The first indicator, then each kan's, counted counter-clockwise from the break. Each
+    kan takes the live wall's last tile into the dead wall (which keeps its size), so a
+    late kan's indicator may lie past the dead wall's first stacks."""
+    dora = rules.dora
+    if dora is None:
+        return ()
+    return tuple(counter_clockwise(rules, after, dora.indicator_stack - 1 + i * dora.kan_step)
+                 for i in range(dora.max_indicators))
+
+
 def setup_hand(rules: RuleSet, dealer: int, throws) -> HandSetup:
     """Everything the table does before play, from the dealer seat and the dice."""
     throws = _check_throws(rules, throws)
@@ -132,10 +145,7 @@ def setup_hand(rules: RuleSet, dealer: int, throws) -> HandSetup:
     count = sum(map(sum, throws)) if rules.dice.break_count == "sum" else sum(throws[0])
     after = break_position(rules, breaker, count)
     dead = tuple(counter_clockwise(rules, after, i) for i in range(rules.dead_wall_stacks))
-    dora = rules.dora
-    indicators = () if dora is None else tuple(
-        dead[dora.indicator_stack - 1 + i * dora.kan_step] for i in range(dora.max_indicators))
     deal, first_draw = deal_takes(rules, dealer, clockwise(rules, after))
     return HandSetup(dealer=dealer, throws=throws, breaker=breaker, break_count=count, break_after=after,
-                     dead_wall=dead, dora_indicators=indicators, dora_tile=dora.tile if dora else None,
-                     deal=deal, first_draw=first_draw)
+                     broken_wall=after[0], dead_wall=dead, dora_indicators=dora_indicators(rules, after),
+                     dora_tile=rules.dora.tile if rules.dora else None, deal=deal, first_draw=first_draw)

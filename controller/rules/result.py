@@ -161,14 +161,20 @@ def _winners(rules: RuleSet, value: Any, tsumo: bool) -> tuple[Win, ...]:
 
 # ----------------------------------------------------------------------------- whole result
 
-def _riichi(rules: RuleSet, scores: tuple[int, ...], data: dict) -> tuple[int, ...]:
-    seats = _seats(rules, data.get("riichi", []), "riichi")
+def check_riichi(rules: RuleSet, scores: tuple[int, ...], seats: tuple[int, ...]) -> None:
+    """ResultError if these seats may not declare riichi: the rule set has none, or one of
+    them has less than ``riichi.min_score`` (null: any score, even below zero)."""
     if seats and rules.riichi is None:
         raise ResultError(f"riichi by seat(s) {list(seats)}: {rules.name} has no riichi")
     least = rules.riichi.min_score if rules.riichi else None
     poor = [s for s in seats if least is not None and scores[s] < least]
     if poor:
-        raise ResultError(f"riichi by seat(s) {poor}: a declaration needs at least {least} points")
+        raise ResultError(f"riichi by seat(s) {poor}: {rules.name} needs at least {least} points to declare")
+
+
+def _riichi(rules: RuleSet, scores: tuple[int, ...], data: dict) -> tuple[int, ...]:
+    seats = _seats(rules, data.get("riichi", []), "riichi")
+    check_riichi(rules, scores, seats)
     return seats
 
 
@@ -198,7 +204,8 @@ def _draw(rules: RuleSet, data: dict, riichi: tuple[int, ...]) -> Result:
     if type(abortive) is not bool:
         raise ResultError(f"abortive must be true or false, got {abortive!r}")
     if abortive and not rules.draw.abortive:
-        raise ResultError(f"{rules.name} has no abortive draws")
+        raise ResultError(f"{rules.name} has no abortive draws; allowed: an exhaustive draw "
+                          "(\"abortive\": false, with its tenpai seats) or a chombo")
     tenpai = _seats(rules, data.get("tenpai", []), "tenpai")
     if abortive and tenpai:
         raise ResultError("an abortive draw has no tenpai list")

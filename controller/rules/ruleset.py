@@ -312,14 +312,24 @@ def _check_dead_wall(v: dict, ctx: Context) -> None:
                   f"{shortest}; allowed: 0 to {shortest - 1}")
 
 
+def _dead_wall_reach(size: int, kans: int, tile: str) -> int:
+    """The farthest stack from the break whose indicator tile is in the dead wall after
+    ``kans`` kans: each kan takes the live wall's last tile in (a stack's bottom is drawn
+    after its top, so the bottom goes first)."""
+    return size + (kans + (tile == "bottom")) // 2
+
+
 def _check_dora(v: dict, ctx: Context) -> None:
     dora, size = v["dora"], v["dead_wall"]["stacks"]
     if dora is None:
         return
-    last = dora["indicator_stack"] + (dora["max_indicators"] - 1) * dora["kan_step"]
-    if not (1 <= dora["indicator_stack"] <= size and 1 <= last <= size):
-        ctx.error(("dora",), f"indicators on stacks {dora['indicator_stack']} to {last} leave the dead wall of "
-                  f"{size} stacks; allowed: indicator_stack and every kan's next within 1-{size}")
+    for kans in range(dora["max_indicators"]):
+        stack, reach = dora["indicator_stack"] + kans * dora["kan_step"], _dead_wall_reach(size, kans, dora["tile"])
+        if not 1 <= stack <= reach:
+            ctx.error(("dora",), f"the indicator after {kans} kan(s) is on stack {stack}, outside the dead wall "
+                      f"(stacks 1-{reach} then); allowed: every indicator within the dead wall of {size} stacks "
+                      "and the live wall's last tiles each kan takes into it")
+            return
     names = [t for cycle in dora["successor"] for t in cycle]
     repeated = sorted({t for t in names if names.count(t) > 1})
     if repeated:

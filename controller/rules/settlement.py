@@ -34,11 +34,21 @@ def _wins(rules: RuleSet, dealer: int, honba: int, result: Result) -> list[int]:
 
 
 def stick_collector(rules: RuleSet, result: Result) -> int:
-    """The winner who takes the sticks: on a multiple ron, the first after the discarder."""
+    """The winner who takes the sticks: on a multiple ron, the first in turn after the
+    discarder (the winner nearest the discarder's right)."""
     if result.kind == "tsumo":
         return result.winners[0].seat
     seats = {w.seat for w in result.winners}
     return next(s for s in turn_order(rules, result.discarder)[1:] if s in seats)
+
+
+def _collect_sticks(rules: RuleSet, result: Result, sticks: int, changes: list[int]) -> None:
+    """A declarer who wins gets his own bet back; the bets of declarers who did not win and
+    the sticks already on the table go to the collector (on a multiple ron, one winner only)."""
+    won, collector = {w.seat for w in result.winners}, stick_collector(rules, result)
+    for s in result.riichi:
+        changes[s if s in won else collector] += rules.deposit
+    changes[collector] += sticks * rules.deposit
 
 
 def _noten(rules: RuleSet, tenpai: tuple[int, ...]) -> list[int]:
@@ -71,8 +81,7 @@ def settle(rules: RuleSet, dealer: int, honba: int, sticks: int, result: Result)
     changes = _noten(rules, result.tenpai) if result.kind == "draw" else _wins(rules, dealer, honba, result)
     for s in result.riichi:
         changes[s] -= rules.deposit
-    sticks += len(result.riichi)
-    if result.kind != "draw":
-        changes[stick_collector(rules, result)] += sticks * rules.deposit
-        sticks = 0
-    return Settlement(tuple(changes), sticks, tuple(penalties))
+    if result.kind == "draw":
+        return Settlement(tuple(changes), sticks + len(result.riichi), tuple(penalties))
+    _collect_sticks(rules, result, sticks, changes)
+    return Settlement(tuple(changes), 0, tuple(penalties))

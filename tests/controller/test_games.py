@@ -61,6 +61,8 @@ def test_dead_wall_separated_where_the_rules_say(game):
         if setup.dead_wall:
             sep = separations.pop(0)
             assert (sep["breaker"], sep["position"], sep["length"]) == (*setup.break_after, len(setup.dead_wall))
+            assert hand["broken_wall"] == sep["breaker"]  # the table separates at the broken wall
+        assert (hand["breaker"], hand["broken_wall"]) == (setup.breaker, setup.break_after[0])
         if rules.has_dora:
             assert flips.pop(0) == setup.dora_indicators[0]
             assert hand["dora_indicators"][0] == list(setup.dora_indicators[0])

@@ -63,7 +63,11 @@ def test_single_field_errors_name_line_path_value_and_allowed(old, new, needle, 
      "standings.uma: [15000, 5000, -5000, -10000] sums to 5000"),
     ("  oka: 0", "  oka: 5000", "oka:", "standings.oka: 5000 but 4 × (return 30000 − start 30000) = 0"),
     ("  throws: 1 ", "  throws: 2 ", "break_count", "dice.break_count: 'first' ignores the other 1 throw(s)"),
-    ("  indicator_stack: 3 ", "  indicator_stack: 4 ", "dora:", "dora: indicators on stacks 4 to 8 leave the dead wall"),
+    # the dead wall grows by one tile of the live wall's end per kan: after 3 kans it reaches the
+    # top tile of stack 8, not 9
+    ("  indicator_stack: 3 ", "  indicator_stack: 6 ", "dora:",
+     "dora: the indicator after 3 kan(s) is on stack 9, outside the dead wall (stacks 1-8 then)"),
+    ("  kan_step: 1 ", "  kan_step: -1 ", "dora:", "dora: the indicator after 3 kan(s) is on stack 0"),
     ("  noten_total: 3000 ", "  noten_total: 3001 ", "noten_total", "draw.noten_total: 3001 does not split evenly"),
     ("  hand: 13 ", "  hand: 14 ", "deal:", "deal: deals 13 tiles per player but tiles.hand is 14"),
 ])
@@ -71,6 +75,23 @@ def test_inconsistent_figures(old, new, needle, expected):
     text = edited((old, new))
     lines = errors(text)
     assert any(line.startswith(f"parlour.yaml:{line_of(text, needle)}: {expected}") for line in lines), lines
+
+
+@pytest.mark.parametrize("edits", [
+    [("  indicator_stack: 3 ", "  indicator_stack: 5 ")],  # the 5th indicator: top of stack 9 after 4 kans
+    [("  indicator_stack: 3 ", "  indicator_stack: 6 "), ("  max_indicators: 5 ", "  max_indicators: 3 ")],
+    [("  kan_step: 1 ", "  kan_step: -1 "), ("  max_indicators: 5 ", "  max_indicators: 3 ")],
+])
+def test_indicators_may_reach_into_the_tiles_kans_take_from_the_live_wall(edits):
+    ruleset_from_text(edited(*edits), "parlour.yaml")  # no ConfigError
+
+
+def test_a_bottom_indicator_is_taken_in_before_the_top():
+    # the live wall's last stack gives its top before its bottom, so the 1st kan takes in the bottom
+    two = [("  indicator_stack: 3 ", "  indicator_stack: 7 "), ("  max_indicators: 5 ", "  max_indicators: 2 ")]
+    ruleset_from_text(edited(*two, ("  tile: top", "  tile: bottom")))
+    lines = errors(edited(*two))
+    assert any("the indicator after 1 kan(s) is on stack 8" in line for line in lines), lines
 
 
 def test_several_errors_at_once_and_missing_keys():

@@ -1,4 +1,4 @@
-"""Setup geometry against DESIGN.md §3 and the seed texts.
+"""Setup geometry against the conventions of docs/API.md ("Wall positions") and the rule texts.
 
 Expected positions are built independently of the engine's step-by-step walk: the table is
 laid out as one clockwise ring (seat 0's stacks 1..L, then seat 3's, seat 2's, seat 1's)
@@ -42,7 +42,9 @@ def check_common(rules, setup, dealer):
     if rules.dora:
         first = rules.dora.indicator_stack - 1
         assert setup.dora_indicators[0] == setup.dead_wall[first]
-        assert list(setup.dora_indicators) == list(setup.dead_wall[first:first + rules.dora.max_indicators])
+        # then one per kan, further counter-clockwise (past the dead wall's stacks into the
+        # live wall's end, which the kans take into the dead wall)
+        assert list(setup.dora_indicators) == [r[(at - first - i) % len(r)] for i in range(rules.dora.max_indicators)]
     else:
         assert setup.dora_indicators == ()
     tiles = dealt_tiles(setup)
@@ -59,7 +61,7 @@ def check_common(rules, setup, dealer):
 
 
 def test_seed_example_dice_12_north_breaks():
-    # seed 000: East rolls 12, North breaks; dora = top of the 3rd dead-wall stack from the break
+    # EMA setup example: East rolls 12, North breaks; dora = top of the 3rd dead-wall stack from the break
     setup = setup_hand(EMA, 0, [[6, 6]])
     assert setup.breaker == 3  # North of dealer 0
     assert setup.break_after == (3, 12)
@@ -82,6 +84,7 @@ def test_ema_every_sum_every_dealer(dealer, total):
     setup = setup_hand(EMA, dealer, [die])
     assert (setup.breaker - dealer) % 4 == WIND_OF_SUM[total]
     assert setup.break_after == (setup.breaker, total)
+    assert setup.broken_wall == setup.breaker  # 2-12 never runs past a 17-stack wall
     if total < 7:  # the dead wall goes round the corner into the right-hand neighbour's wall
         tail = [(setup.breaker + 1) % 4] * (7 - total)
         assert [s for s, _ in setup.dead_wall[total:]] == tail
@@ -107,6 +110,7 @@ def test_zung_jung_every_pair(dealer, n1, n2):
     assert setup.break_count == count
     # past 17 the count continues into the upper (left-hand) seat's wall: its stack 1 is the 18th
     assert setup.break_after == ((breaker, count) if count <= 17 else ((breaker - 1) % 4, count - 17))
+    assert setup.broken_wall == (breaker if count <= 17 else (breaker - 1) % 4)
     assert len(setup.dead_wall) == 7 and setup.dora_indicators == ()
     check_common(ZJ, setup, dealer)
 
@@ -125,7 +129,10 @@ def test_sanma_uneven_walls():
     setup = setup_hand(SANMA, 0, [[6, 6]])
     assert setup.breaker == 3 and setup.break_after == (3, 12)
     assert setup.dead_wall == ((3, 12), (3, 11), (3, 10), (3, 9), (3, 8), (3, 7), (3, 6))
-    assert setup.dora_indicators[0] == (3, 8)  # the 5th dead-wall stack
+    # the 5th dead-wall stack, then one per kan; the 4th and 5th lie on the live wall's last two
+    # stacks, (3, 5) and (3, 4), which the 3rd and 4th kans take into the dead wall
+    assert setup.dora_indicators == ((3, 8), (3, 7), (3, 6), (3, 5), (3, 4))
+    assert [ring_step(SANMA, setup.dead_wall[-1], -k) for k in (1, 2)] == [(3, 5), (3, 4)]  # drawn last
     assert setup.deal[3] == ()  # nobody sits there
     # the live wall crosses from seat 3's 14th stack into seat 2's wall
     assert setup.deal[0][0] == (3, 13, "both") and setup.deal[0][1] == (3, 14, "both")
@@ -148,6 +155,47 @@ def test_sanma_wraps_13_and_14_stack_walls():
     assert setup.dead_wall[-1] == (3, 6)
 
 
+@pytest.mark.parametrize("dealer,dice,dead_wall,indicators", [
+    # seat 2 breaks after its stack 2; round the corner into the empty side's 14-stack wall
+    (1, [1, 1], ((2, 2), (2, 1), (3, 14), (3, 13), (3, 12), (3, 11), (3, 10)),
+     ((3, 12), (3, 11), (3, 10), (3, 9), (3, 8))),
+    # seat 2 breaks after its stack 5: the first indicator is its stack 1
+    (2, [2, 3], ((2, 5), (2, 4), (2, 3), (2, 2), (2, 1), (3, 14), (3, 13)),
+     ((2, 1), (3, 14), (3, 13), (3, 12), (3, 11))),
+    # seat 1 breaks after its stack 4: on into seat 2's 13-stack wall
+    (2, [1, 3], ((1, 4), (1, 3), (1, 2), (1, 1), (2, 13), (2, 12), (2, 11)),
+     ((2, 13), (2, 12), (2, 11), (2, 10), (2, 9))),
+    # seat 0 breaks after its stack 5: on into seat 1's 14-stack wall
+    (0, [1, 4], ((0, 5), (0, 4), (0, 3), (0, 2), (0, 1), (1, 14), (1, 13)),
+     ((0, 1), (1, 14), (1, 13), (1, 12), (1, 11))),
+])
+def test_sanma_indicators_for_four_kans(dealer, dice, dead_wall, indicators):
+    setup = setup_hand(SANMA, dealer, [dice])
+    assert setup.dead_wall == dead_wall
+    assert setup.dora_indicators == indicators
+    check_common(SANMA, setup, dealer)
+
+
+@pytest.mark.parametrize("dice,indicators", [
+    ([6, 6], ((3, 10), (3, 9), (3, 8), (3, 7), (3, 6))),  # North breaks after its stack 12
+    ([1, 2], ((2, 1), (3, 17), (3, 16), (3, 15), (3, 14))),  # West after its stack 3: round the corner
+])
+def test_four_player_indicators_for_four_kans(dice, indicators):
+    # the 3rd dead-wall stack from the break, then one stack further per kan, all inside the dead wall
+    for name in ("ema-2016", "wrc", "mleague"):
+        setup = setup_hand(load_ruleset(name), 0, [dice])
+        assert setup.dora_indicators == indicators
+        assert set(indicators) <= set(setup.dead_wall)
+
+
+@pytest.mark.parametrize("name", ["ema-2016", "wrc", "mleague", "sanma"])
+def test_every_riichi_preset_has_an_indicator_for_each_of_four_kans(name):
+    rules = load_ruleset(name)
+    setup = setup_hand(rules, rules.seats[0], [[3, 4]])
+    assert len(setup.dora_indicators) == 1 + 4
+    assert len(set(setup.dora_indicators)) == 5
+
+
 @pytest.mark.parametrize("dealer", range(4))
 @pytest.mark.parametrize("n1,n2", [(2, 2), (5, 12), (12, 6), (12, 7), (12, 12), (7, 11)])
 def test_mcr_18_stack_walls(dealer, n1, n2):
@@ -155,6 +203,7 @@ def test_mcr_18_stack_walls(dealer, n1, n2):
     breaker = (dealer + n1 - 1) % 4
     count = n1 + n2
     assert setup.break_after == ((breaker, count) if count <= 18 else ((breaker - 1) % 4, count - 18))
+    assert (setup.breaker, setup.broken_wall) == (breaker, breaker if count <= 18 else (breaker - 1) % 4)
     assert setup.dead_wall == () and setup.dora_indicators == ()
     check_common(MCR, setup, dealer)
 

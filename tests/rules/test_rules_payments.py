@@ -1,4 +1,4 @@
-"""Hand payments: riichi against the `mahjong` package, Zung Jung and MCR against RULES.md."""
+"""Hand payments: riichi against the `mahjong` package, Zung Jung and MCR against their rule texts."""
 from dataclasses import replace
 from pathlib import Path
 
@@ -84,7 +84,7 @@ def test_yakuman_matches_the_mahjong_package(tsumo, winner):
 
 
 def test_ema_figures_from_the_rules():
-    # RULES.md: no kiriage in 2016, 4 han 30 fu = 7,700 / 11,600; mangan 8,000 / 12,000
+    # EMA 2016: no kiriage, 4 han 30 fu = 7,700 / 11,600; mangan 8,000 / 12,000
     assert play(EMA, 1, {"han": 4, "fu": 30}, tsumo=False, honba=0, sticks=0)[1] == 7700
     assert play(EMA, 0, {"han": 4, "fu": 30}, tsumo=False, honba=0, sticks=0)[0] == 11600
     assert play(EMA_KIRIAGE, 1, {"han": 4, "fu": 30}, tsumo=False, honba=0, sticks=0)[1] == 8000

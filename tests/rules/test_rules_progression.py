@@ -1,4 +1,4 @@
-"""Dealer rotation, counters, riichi sticks, draws, chombo and game end (RULES.md)."""
+"""Dealer rotation, counters, riichi sticks, draws, chombo and game end, per rule set."""
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -13,6 +13,7 @@ from controller.rules import (GameState, ResultError, apply_result, final_standi
 EMA = load_ruleset("ema-2016")
 ZJ = load_ruleset("zung-jung")
 SANMA = load_ruleset("sanma")
+MLEAGUE = load_ruleset("mleague")
 
 
 def variant(rules, *edits):
@@ -234,6 +235,9 @@ def test_bad_results_are_rejected_with_a_clear_message(result, message):
     (SANMA, {"kind": "tsumo", "winners": [{"seat": 3, "han": 1, "fu": 30}]}, "not a seat in play"),
     (SANMA, {"kind": "draw", "tenpai": [3]}, "not a seat in play"),
     (SANMA, {"kind": "ron", "discarder": 0, "winners": [{"seat": 1, "han": 1, "fu": 30}], "riichi": [2]}, ""),
+    (MLEAGUE, {"kind": "draw", "abortive": True, "riichi": []}, "mleague has no abortive draws; allowed: an exhaus"),
+    (MLEAGUE, {"kind": "ron", "discarder": 0, "riichi": [],
+               "winners": [{"seat": 1, "han": 1, "fu": 30}, {"seat": 2, "han": 1, "fu": 30}]}, "head bump"),
 ])
 def test_rule_set_specific_rejections(rules, result, message):
     state = new_game(rules)
@@ -241,6 +245,19 @@ def test_rule_set_specific_rejections(rules, result, message):
         state, message = replace(state, scores=(35000, 35000, 500, 0)), "at least 1000"
     with pytest.raises(ResultError, match=message):
         validate_result(rules, state, result)
+
+
+def test_mleague_riichi_below_1000_points_goes_below_zero():
+    # no busting: seat 3 with 500 points declares; seat 1 wins 1 han 30 fu on seat 2's discard
+    state = replace(new_game(MLEAGUE), scores=(25000, 25000, 49500, 500))
+    out = apply_result(MLEAGUE, state, ron(1, 2, riichi=[3]))
+    assert out.payments == (0, 1000 + 1000, -1000, -1000)
+    assert out.state.scores[3] == -500 and not out.game_over
+
+
+def test_mleague_exhaustive_draw_is_still_accepted():
+    out = apply_result(MLEAGUE, new_game(MLEAGUE), {"kind": "draw", "abortive": False, "tenpai": [1], "riichi": []})
+    assert out.payments == (-1000, 3000, -1000, -1000)
 
 
 # ----------------------------------------------------------------------------- invariant

@@ -1,5 +1,7 @@
-"""Final standings: return points, uma split on ties, oka, leftover sticks (RULES.md, EMA 3.6)."""
+"""Final standings: return points, uma split on ties, oka, leftover sticks (EMA 2016 §3.6)."""
 from dataclasses import replace
+
+import pytest
 
 from controller.rules import final_standings, load_ruleset, new_game
 
@@ -38,13 +40,32 @@ def test_wrc_leftover_sticks_go_to_no_one():
     assert sum(s.final_scores) == -2000
 
 
-def test_mleague_oka_and_ties_by_seat_order():
+def test_mleague_rank_points_include_oka():
     # +50/+10/-10/-30 rank points with oka: 40,000 → (40,000 - 30,000) + 50,000
     s = final_standings(MLEAGUE, ended(MLEAGUE, (40000, 30000, 20000, 10000)))
     assert s.final_scores == (60000, 10000, -20000, -50000)
-    # a tie goes to the seat nearer the starting dealer (dealer seat 2: order 2, 3, 0, 1)
-    s = final_standings(MLEAGUE, ended(MLEAGUE, (25000, 25000, 25000, 25000), dealer=2))
-    assert s.ranks == (3, 4, 1, 2)
+
+
+@pytest.mark.parametrize("scores,final,ranks", [
+    # tied first: each gets (+50 + 10) / 2 = +30 rank points
+    ((35000, 35000, 20000, 10000), (5000 + 30000, 5000 + 30000, -10000 - 10000, -20000 - 30000), (1, 1, 3, 4)),
+    # tied second (seats 1 and 3, not neighbours in seat order): each (+10 - 10) / 2 = 0
+    ((40000, 25000, 10000, 25000), (10000 + 50000, -5000, -20000 - 30000, -5000), (1, 2, 4, 2)),
+    # all four tied: (+50 + 10 - 10 - 30) / 4 = +5 each
+    ((25000,) * 4, (-5000 + 5000,) * 4, (1, 1, 1, 1)),
+])
+def test_mleague_tied_places_split_the_rank_points_they_share(scores, final, ranks):
+    s = final_standings(MLEAGUE, ended(MLEAGUE, scores, dealer=2))
+    assert s.final_scores == final and s.ranks == ranks
+
+
+def test_ties_by_seat_order_where_the_rule_set_says_so():
+    sanma = load_ruleset("sanma")
+    assert sanma.standings.ties == "seat_order"
+    # a tie goes to the seat nearer the starting dealer (dealer seat 2: order 2, 0, 1)
+    s = final_standings(sanma, ended(sanma, (35000, 35000, 35000, 0), dealer=2))
+    assert s.ranks == (2, 3, 1, None)
+    assert s.final_scores[:3] == (-5000 + 0, -5000 - 15000, -5000 + 15000 + 15000)
 
 
 def test_three_player_standings_leave_the_empty_side_out():

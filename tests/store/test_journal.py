@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+from pathlib import Path
+
 import pytest
 
 from controller.cli import main
@@ -11,12 +13,13 @@ from controller.journal import HAND_KEYS, journal_records, write_csv, write_json
 from controller.store import Store
 
 START = {"scores": [25000] * 4}
+MJTABLE = str(Path(sys.executable).with_name("mjtable"))
 
 
 def hand(label, dice, scores, payments, result, honba=0):
     return {
         "ruleset": "ema-2016", "hand": label, "honba": honba, "riichi_sticks": 0, "dealer": 0, "dice": dice,
-        "breaker": 3, "dead_wall": [[3, 12], [3, 11], [3, 10], [3, 9], [3, 8], [3, 7], [3, 6]],
+        "breaker": 3, "broken_wall": 3, "dead_wall": [[3, 12], [3, 11], [3, 10], [3, 9], [3, 8], [3, 7], [3, 6]],
         "dora_indicators": [[3, 10]], "result": result, "payments": payments, "scores": scores,
         "riichi_sticks_after": 0,
     }
@@ -76,6 +79,7 @@ def test_csv_reads_back_with_the_csv_module(db):
     assert [r["hand"] for r in rows] == ["E1", "E1", "final"]
     first = rows[0]
     assert (first["dice"], first["dora_indicators"], first["honba"]) == ("6 6", "3:10", "0")
+    assert (first["breaker"], first["broken_wall"]) == ("3", "3")
     assert first["dead_wall"].split()[:2] == ["3:12", "3:11"]
     assert [int(first[f"payments_{s}"]) for s in range(4)] == E1["payments"]
     assert [int(first[f"scores_{s}"]) for s in range(4)] == E1["scores"]
@@ -127,3 +131,22 @@ def test_journal_reads_while_the_controller_holds_the_database(tmp_path):
         assert proc.returncode == 0, proc.stderr
         assert json.loads(proc.stdout) == E1
         assert running.commit_hand(gid, 1, E1_1, START)  # and the controller carries on writing
+
+
+@pytest.mark.parametrize("ruleset,seed,stacks", [("zung-jung", 2, 17), ("mcr", 1, 18)])
+def test_breaker_is_the_seat_the_first_throw_names_broken_wall_holds_the_break(tmp_path, ruleset, seed, stacks):
+    # East throws (n1) to name the breaker, (dealer + n1 - 1) mod 4; the breaker throws again and
+    # the count n1 + n2 runs from the right of his wall, past its last stack into the upper
+    # seat's wall (seat breaker - 1)
+    out = tmp_path / "journal.jsonl"
+    proc = subprocess.run([MJTABLE, "demo", "--fast", "--ruleset", ruleset, "--seed", str(seed), "--journal", str(out)],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    hands = [json.loads(line) for line in out.read_text().splitlines() if '"final"' not in line]
+    for record in hands:
+        assert list(record) == list(HAND_KEYS)
+        breaker = (record["dealer"] + sum(record["dice"][:2]) - 1) % 4
+        assert record["breaker"] == breaker
+        assert record["broken_wall"] == (breaker if sum(record["dice"]) <= stacks else (breaker - 1) % 4)
+    assert any(r["broken_wall"] != r["breaker"] for r in hands)  # this seed's game has such a count
+
