@@ -43,11 +43,8 @@ class Capabilities:
 
     @classmethod
     def _from(cls, values: Mapping[str, Any], wind_marker: str) -> "Capabilities":
-        return cls(model=values["model"], tiles=values["tiles"], stacks=tuple(values["stacks"]),
-                   tile_sets=values["tile_sets"], dice=values["dice"],
-                   dead_wall_separator=values["dead_wall_separator"], dora_flipper=values["dora_flipper"],
-                   seat_displays=values["seat_displays"], centre_display=values["centre_display"],
-                   wind_marker=wind_marker, seat_buttons=values["seat_buttons"])
+        fields = {name: values[name] for name in cls.__dataclass_fields__}  # extra keys are not capabilities
+        return cls(**{**fields, "stacks": tuple(values["stacks"]), "wind_marker": wind_marker})
 
     @property
     def has_wind_marker(self) -> bool:
