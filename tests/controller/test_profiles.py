@@ -4,12 +4,15 @@ the journal of the full table; the hardware trace holds no command the table can
 and shows the fallbacks that apply (text on the centre display, when there is one)."""
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import pytest
 
 from controller import rules as R
 from controller.simulation import profile_for, run_game
+from firmware_protocol.codes import Code
+from sim.faults import FaultPlan
 from sim.profile import Profile, load_profile
 
 PRESETS = ["ema-2016", "mcr"]  # riichi with dora; 144 tiles, two throws, no dead wall
@@ -124,3 +127,26 @@ def test_walls_set_by_the_players_are_shown_as_text(full, lacking):
             assert "break: seat {} after stack {}".format(*setup.break_after) in texts
         if rules.has_dora and not profile.dora_flipper:
             assert "dora 1: seat {} stack {}".format(*setup.dora_indicators[0]) in texts
+
+
+def test_a_fault_on_a_table_without_displays_waits_for_retry_and_the_game_ends(full):
+    rules, reference = full
+    profile = dataclasses.replace(load_profile(profile_for(rules)), seat_displays=False, centre_display=False)
+    faults = []
+
+    def operator(controller, table):
+        def on_event(event):
+            if event["event"] == "fault":
+                faults.append(event)
+                asyncio.get_running_loop().call_later(30.0, retry, controller)
+        controller.subscribe(on_event)
+
+    def retry(controller):
+        if controller.fault is not None or controller.sm.state == "fault":  # not yet retried
+            controller.retry()
+    run = run_game(rules, seed=SEED, profile=profile, faults=FaultPlan(jam={2: "stacker"}), on_controller=operator)
+    assert {f["code"] for f in faults} == {Code.JAM}
+    assert [r.args for r in run.trace if r.name == "rejected"] == []
+    assert _sent(run, "show_error") == []  # the API and the log report it: there is no display
+    assert [h["result"] for h in run.hands] == [h["result"] for h in reference.hands]
+    assert run.standings == reference.standings
