@@ -24,6 +24,8 @@ from firmware_protocol.codes import Code
 
 from controller import rules as R
 from controller.api import ApiError as ControlError  # a refused request: nothing changed
+from controller.capabilities import cannot_play
+from controller.centre_text import break_text, dora_text, round_text, scores_text
 from controller.machine import TableMachine
 from controller.table import Fault, Interrupted, LinkLost, McuReset, Rejected, Table, TableError, TableFault
 
@@ -128,14 +130,19 @@ class Controller:
                 delay = min(delay * 2, self.settings.backoff_max)
 
     async def _self_test(self) -> None:
-        ident = self.table.identity
+        ident, caps = self.table.identity, self.table.capabilities
+        refusal = cannot_play(caps, self.rules)
+        if refusal:
+            raise ControlError("not_allowed", refusal)
         try:
             await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
         except Rejected as exc:
             raise ControlError("not_allowed", f"this table ({ident['model']}, {ident['tiles']} tiles) cannot play "
                                               f"{self.ruleset_name}: {exc}") from None
         status = await self.table.get_status()
-        log.info("table %s ready: sets %s", ident["model"], status["sets"])
+        absent = caps.absent()
+        log.info("table %s ready: sets %s%s", ident["model"], status["sets"],
+                 f"; without {', '.join(absent)} (shown another way)" if absent else "")
         await self._reconcile_stop(status)
 
     async def _reconcile_stop(self, status: dict, paused: bool = False) -> None:
@@ -303,25 +310,28 @@ class Controller:
         if self.hand.separated:
             return
         setup = self.setup()
-        seat, stack = setup.break_after
-        if self.table.identity["dead_wall_separator"] and setup.dead_wall:
+        if self._separates(setup):
             # It may have finished while the link was down.
             if not (await self.table.get_status())["dead_wall_separated"]:
-                await self.table.separate_dead_wall(seat, stack, len(setup.dead_wall))
+                await self.table.separate_dead_wall(*setup.break_after, len(setup.dead_wall))
         else:
-            await self.table.show_text(f"break: seat {seat} after stack {stack}")
+            await self.table.show_text(break_text(setup.break_after))
         self.hand.separated = True
         self._save_step("separated")
+
+    def _separates(self, setup: R.HandSetup) -> bool:
+        """Whether the table's separator sets the dead wall apart (else the players do)."""
+        return self.table.capabilities.dead_wall_separator and bool(setup.dead_wall)
 
     async def _reveal_dora(self, index: int) -> None:
         if self.hand.dora_shown > index:
             return
-        seat, stack = self.setup().dora_indicators[index]
-        if self.table.identity["dora_flipper"]:
+        at = self.setup().dora_indicators[index]
+        if self.table.capabilities.dora_flipper:
             if (await self.table.get_status())["dora_flipped"] <= index:  # not flipped while the link was down
-                await self.table.flip_dora(seat, stack)
+                await self.table.flip_dora(*at)
         else:
-            await self.table.show_text(f"dora {index + 1}: seat {seat} stack {stack}")
+            await self.table.show_text(dora_text(index, at))
         self.hand.dora_shown = index + 1
         self._save_step("dora")
 
@@ -452,20 +462,43 @@ class Controller:
 
     # ------------------------------------------------------------------ play
     async def _show_hand(self) -> None:
-        await self._show_round()
-        await self.table.set_dealer_lamp(self.state.dealer)
         await self._show_scores()
+        await self.table.set_dealer_lamp(self.state.dealer)
+        await self._show_round()  # last: its text is the one the centre keeps during play
 
     async def _show_round(self) -> None:
         s = self.state
         await self.table.show_round(s.round_wind, s.hand_in_round, s.honba, s.riichi_sticks)
+        text = self._play_text()
+        if text:
+            await self.table.show_text(text)
+
+    def _play_text(self) -> str | None:
+        """The centre's text while a hand is played, for the devices this table lacks: the
+        dora position, else the break, else the round (without a marker or seat displays)."""
+        caps, hand = self.table.capabilities, self.hand
+        if hand is not None and hand.seq > self.settled and hand.separated:  # the walls of this hand are set
+            setup, last = self.setup(), hand.dora_shown - 1
+            if hand.dora_shown and not caps.dora_flipper:
+                return dora_text(last, setup.dora_indicators[last])
+            if not self._separates(setup):
+                return break_text(setup.break_after)
+        if not (caps.has_wind_marker and caps.seat_displays):
+            return round_text(self.state)
+        return None
 
     async def _show_scores(self, scores=None) -> None:
+        scores = scores or self.state.scores
+        if not self.table.capabilities.seat_displays:
+            await self.table.show_text(scores_text(scores))
+            return
         mode = DISPLAY_MODES.index(self.settings.display_mode)
-        shown = [s or 0 for s in (scores or self.state.scores)]  # an empty side (sanma) shows 0
+        shown = [s or 0 for s in scores]  # an empty side (sanma) shows 0
         await self.table.show_scores(shown, mode, self.state.dealer)
 
     async def _show_wind_marker(self) -> None:
+        if not self.table.capabilities.has_wind_marker:
+            return  # the round's text at the next hand says the wind
         async def mark():
             await self.table.set_wind_marker(self.state.round_wind, self.state.starting_dealer)
         await self._step_free(mark)
@@ -627,6 +660,9 @@ class Controller:
     def use_rules(self, rules: R.RuleSet, name: str) -> None:
         if self.sm.state not in ("idle", "game_over"):
             raise ControlError("not_allowed", "the rule set changes between games only")
+        refusal = self.table.capabilities and cannot_play(self.table.capabilities, rules)
+        if refusal:
+            raise ControlError("not_allowed", refusal)
         self.rules, self.ruleset_name = rules, name
 
     def abandon(self) -> None:

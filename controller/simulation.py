@@ -16,7 +16,7 @@ from firmware_protocol.transport import Impairment
 from firmware_protocol.virtual_time import run_virtual
 from sim.faults import FaultPlan
 from sim.players import Players, TableRules
-from sim.profile import DEFAULT_PROFILE, load_profile
+from sim.profile import DEFAULT_PROFILE
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
@@ -108,7 +108,7 @@ async def play_game(rules: R.RuleSet, *, seed: int = 0, dealer: int = 0, profile
                     ) -> GameRun:
     loop = asyncio.get_running_loop()
     start = loop.time()
-    table = SimulatedTable(load_profile(profile or profile_for(rules)), seed=seed, faults=faults)
+    table = SimulatedTable(profile or profile_for(rules), seed=seed, faults=faults)  # a Profile or its file
 
     async def connect():
         return connect_in_process(loop, table, impairment=impairment, seed=seed)

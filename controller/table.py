@@ -6,6 +6,9 @@ per subsystem, so completions are matched by event name) or with a `fault` event
 means the table stopped all motion: every operation still waiting fails with
 :class:`TableFault`. A lost link or an MCU reset fails them with :class:`LinkLost` /
 :class:`McuReset`; the state machine decides what to re-run.
+
+A display command for a display the table lacks (see `capabilities`) is not sent: the
+table would refuse it, and nothing waits on a display.
 """
 from __future__ import annotations
 
@@ -19,6 +22,8 @@ from firmware_protocol.catalog import BUTTONS, PROTOCOL_VERSION, SET_LOCATIONS, 
 from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
+
+from controller.capabilities import Capabilities
 
 Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the table
 
@@ -99,6 +104,7 @@ class Table:
         self._heartbeat: asyncio.TimerHandle | None = None
         self._stats = None
         self.identity: dict[str, Any] | None = None
+        self.capabilities: Capabilities | None = None
         self.boot_id: int | None = None
 
     # ---- session ----
@@ -117,6 +123,7 @@ class Table:
         self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
         self.identity, self.boot_id = identity, identity["boot_id"]
+        self.capabilities = Capabilities.from_identity(identity)
         self._schedule_heartbeat()
         if reset:
             self._on_event("mcu_reset", identity["boot_id"])
@@ -193,20 +200,26 @@ class Table:
         await self.operation("set_wind_marker", wind=wind, seat=seat)
 
     async def show_scores(self, scores: list[int], mode: int, dealer: int) -> None:
-        await self.command("show_scores", scores=list(scores), mode=mode, dealer=dealer)
+        await self._display("show_scores", scores=list(scores), mode=mode, dealer=dealer)
 
     async def show_round(self, wind: int, hand: int, honba: int, riichi_sticks: int) -> None:
-        await self.command("show_round", wind=wind, hand=hand, honba=min(honba, 255),
-                           riichi_sticks=min(riichi_sticks, 255))
+        await self._display("show_round", wind=wind, hand=hand, honba=min(honba, 255),
+                            riichi_sticks=min(riichi_sticks, 255))
 
     async def set_dealer_lamp(self, seat: int) -> None:
         await self.command("set_dealer_lamp", seat=seat)
 
     async def show_error(self, code: int, seats: int = 0) -> None:
-        await self.command("show_error", code=code, seats=seats)
+        """On the seats in the mask; 0: on every display the table has."""
+        await self._display("show_error", code=code, seats=seats)
 
     async def show_text(self, text: str, seats: int = 0) -> None:
-        await self.command("show_text", seats=seats, text=text.encode()[:40].decode(errors="ignore"))
+        """On the seats in the mask; 0: on the centre display."""
+        await self._display("show_text", seats=seats, text=text.encode()[:40].decode(errors="ignore"))
+
+    async def _display(self, name: str, **args: Any) -> None:
+        if self.capabilities.has_display_for(name, args.get("seats", 0)):
+            await self.command(name, **args)
 
     async def stop(self) -> None:
         # A stopped table sends no completion for what it aborted: fail the waiters now.

@@ -67,6 +67,7 @@ def _f(name: str, type_: str, doc: str = "") -> Field:
 SET_LOCATIONS = ("unknown", "on_table", "collected", "shuffling", "stacked", "raising")
 BUTTONS = ("start", "dice", "hand_end", "riichi", "ok", "pause")
 DISPLAY_MODES = ("score", "difference", "rank")
+WIND_MARKER_KINDS = ("none", "lamp", "motorised")  # identity.wind_marker
 OPERATIONS = (
     "idle", "collect_tiles", "shuffle", "raise_walls", "roll_dice",
     "separate_dead_wall", "flip_dora", "set_wind_marker",

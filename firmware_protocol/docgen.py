@@ -68,6 +68,7 @@ def enumerations() -> str:
         "operation (`status.operation`)": catalog.OPERATIONS,
         "button (`button.name`)": catalog.BUTTONS,
         "display mode (`show_scores.mode`)": catalog.DISPLAY_MODES,
+        "wind marker (`identity.wind_marker`)": catalog.WIND_MARKER_KINDS,
     }
     rows = ["| field | values (index: name) |", "|---|---|"]
     rows += [f"| {what} | {', '.join(f'{i}: {n}' for i, n in enumerate(names))} |" for what, names in named.items()]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from firmware_protocol.catalog import BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message, ProtocolError
+from firmware_protocol.catalog import (BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, WIND_MARKER_KINDS,
+                                       Message, ProtocolError)
 from firmware_protocol.codes import Code
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.frame import MAX_PAYLOAD
@@ -21,7 +22,6 @@ from sim.faults import FaultPlan
 from sim.interlocks import NO_SEAT, SUBSYSTEM, refusal
 from sim.mechanics import Fault, Mechanics
 from sim.model import Round, TableModel
-from sim.profile import WIND_MARKER_KINDS
 from sim.trace import Trace
 from sim.uart import Uart
 from sim.walls import SEATS

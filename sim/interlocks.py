@@ -14,6 +14,7 @@ from typing import Any
 from firmware_protocol.catalog import DISPLAY_MODES
 from firmware_protocol.codes import Code
 from sim.model import TableModel
+from sim.profile import Profile
 from sim.walls import SEATS
 
 # The subsystem each motion command drives: one operation per subsystem at a time.
@@ -34,8 +35,9 @@ Args = dict[str, Any]
 
 
 def refusal(model: TableModel, stopped: bool, name: str, args: Args) -> Refusal | None:
-    if not _present(model, name):
-        return Refusal(Code.UNSUPPORTED, f"this table has no device for {name}")
+    absent = _absent_device(model.profile, name, args)
+    if absent:
+        return Refusal(Code.UNSUPPORTED, f"this table has no {absent} for {name}")
     bad = _ARGUMENTS.get(name, lambda m, a: None)(model, args)
     if bad:
         return Refusal(Code.BAD_ARGUMENT, bad)
@@ -53,15 +55,31 @@ def refusal(model: TableModel, stopped: bool, name: str, args: Args) -> Refusal 
     return rule(model) if rule else None
 
 
-def _present(model: TableModel, name: str) -> bool:
-    p = model.profile
-    return {
-        "separate_dead_wall": p.dead_wall_separator,
-        "flip_dora": p.dora_flipper,
-        "set_wind_marker": p.wind_marker != "none",
-        "show_scores": p.seat_displays,
-        "show_round": p.centre_display,
-    }.get(name, True)
+_DEVICE = {
+    "separate_dead_wall": "dead-wall separator", "flip_dora": "dora flipper", "set_wind_marker": "wind marker",
+    "show_scores": "seat displays", "show_round": "centre display",
+}
+
+
+def _device(name: str, args: Args) -> str | None:
+    """The optional device a command drives, if any."""
+    if name in ("show_text", "show_error") and args["seats"]:
+        return "seat displays"  # a seat mask names seat displays only
+    if name == "show_text":
+        return "centre display"  # mask 0: the centre alone
+    if name == "show_error":
+        return "display"  # mask 0: every display the table has
+    return _DEVICE.get(name)
+
+
+def _absent_device(p: Profile, name: str, args: Args) -> str | None:
+    device = _device(name, args)
+    present = {
+        None: True, "dead-wall separator": p.dead_wall_separator, "dora flipper": p.dora_flipper,
+        "wind marker": p.wind_marker != "none", "seat displays": p.seat_displays,
+        "centre display": p.centre_display, "display": p.seat_displays or p.centre_display,
+    }[device]
+    return None if present else device
 
 
 # --- arguments ----------------------------------------------------------------------

@@ -185,6 +185,8 @@ class TableModel:
     def displays_in(self, mask: int, zero_is_all: bool) -> list[SeatDisplay | CentreDisplay]:
         """The displays a seat bit mask names (bit s: seat s); 0 names the centre alone
         (`show_text`) or every display (`show_error`)."""
+        centre = [self.centre_display] if self.profile.centre_display else []
+        seats = self.seat_displays if self.profile.seat_displays else []
         if mask == 0:
-            return [self.centre_display] + (self.seat_displays if zero_is_all else [])
-        return [d for d in self.seat_displays if mask >> d.seat & 1]
+            return centre + (seats if zero_is_all else [])
+        return [d for d in seats if mask >> d.seat & 1]

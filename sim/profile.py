@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_protocol.catalog import WIND_MARKER_KINDS
 from sim import strict_yaml
 from sim.strict_yaml import Choice, ConfigError, Optional
 from sim.tiles import SET_SIZES
 
 CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
-WIND_MARKER_KINDS = ("none", "lamp", "motorised")  # wire value = index
 _NAME_BYTES = 31  # what a 64-byte identity frame leaves for the model and firmware names
 
 

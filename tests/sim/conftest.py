@@ -9,17 +9,17 @@ from firmware_protocol.catalog import EVENTS, PROTOCOL_VERSION, Message
 from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import VirtualTimeLoop
 from sim import FaultPlan, SimulatedTable
-from sim.profile import CONFIG_DIR
+from sim.profile import CONFIG_DIR, Profile
 
 TABLES = CONFIG_DIR / "tables"
 
 
 class Bench:
-    def __init__(self, profile: str = "four-port", faults: FaultPlan | None = None, seed: int = 0,
+    def __init__(self, profile: str | Profile = "four-port", faults: FaultPlan | None = None, seed: int = 0,
                  watchdog: bool = False, trace_path=None) -> None:
         self.loop = VirtualTimeLoop()
-        self.table = SimulatedTable(TABLES / f"{profile}.yaml", seed=seed, faults=faults, loop=self.loop,
-                                    trace_path=trace_path)
+        profile = profile if isinstance(profile, Profile) else TABLES / f"{profile}.yaml"
+        self.table = SimulatedTable(profile, seed=seed, faults=faults, loop=self.loop, trace_path=trace_path)
         self.table.firmware.watchdog_enabled = watchdog
         self.model = self.table.model
         self.sent: list[Message] = []

@@ -1,12 +1,14 @@
 """Every operation of the simulated table and the state rules around it."""
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
 
 from firmware_protocol.catalog import BUTTONS, SET_LOCATIONS
 from firmware_protocol.codes import Code
+from sim.profile import DEFAULT_PROFILE, load_profile
 from sim.tiles import tile_set
 
 
@@ -150,6 +152,28 @@ def test_devices_a_table_lacks_are_unsupported(bench):
     assert b.refused("separate_dead_wall", breaker=0, position=5, length=7) == Code.UNSUPPORTED
     assert b.refused("flip_dora", seat=0, stack=5) == Code.UNSUPPORTED
     assert b.run("set_wind_marker", wind=1, seat=1).name == "wind_marker_set"  # a lamp: at once
+
+
+def test_displays_a_table_lacks_are_unsupported(bench):
+    four_port = load_profile(DEFAULT_PROFILE)
+    no_seat = bench(dataclasses.replace(four_port, seat_displays=False))
+    assert no_seat.refused("show_scores", scores=[0] * 4, mode=0, dealer=0) == Code.UNSUPPORTED
+    assert no_seat.refused("show_text", seats=0b0001, text="hi") == Code.UNSUPPORTED
+    assert no_seat.refused("show_error", code=201, seats=0b0001) == Code.UNSUPPORTED
+    no_seat.ok("show_text", seats=0, text="on the centre")
+    no_seat.ok("show_error", code=201, seats=0)  # every display there is: the centre
+    assert no_seat.model.centre_display.error == 201 and no_seat.model.seat_displays[0].error == 0
+
+    no_centre = bench(dataclasses.replace(four_port, centre_display=False))
+    assert no_centre.refused("show_round", wind=0, hand=1, honba=0, riichi_sticks=0) == Code.UNSUPPORTED
+    assert no_centre.refused("show_text", seats=0, text="hi") == Code.UNSUPPORTED
+    no_centre.ok("show_error", code=201, seats=0)
+    assert no_centre.model.centre_display.error == 0 and no_centre.model.seat_displays[3].error == 201
+
+    none = bench(dataclasses.replace(four_port, centre_display=False, seat_displays=False, wind_marker="none"))
+    assert none.refused("show_error", code=201, seats=0) == Code.UNSUPPORTED
+    assert none.refused("set_wind_marker", wind=0, seat=0) == Code.UNSUPPORTED
+    none.ok("set_dealer_lamp", seat=1)
 
 
 # --- interlocks ---------------------------------------------------------------------------

@@ -1,0 +1,86 @@
+"""What a table can do, from its `identify` reply (or its profile), and whether it can play
+a rule set.
+
+The controller sends a command only to a device the table has and shows the rest another
+way (docs/ARCHITECTURE.md, "Tables without optional devices"); it refuses at start only a
+rule set the table cannot play at all. `cannot_play` is that one check, shared by the
+self-test, `start` and `mjtable check-config`.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from firmware_protocol.catalog import WIND_MARKER_KINDS
+
+from controller.rules.ruleset import RuleSet
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    model: str
+    tiles: int                 # tiles per set
+    stacks: tuple[int, ...]    # the lifts' largest stacks per side, seat 0 first
+    tile_sets: int
+    dice: int
+    dead_wall_separator: bool
+    dora_flipper: bool
+    seat_displays: bool
+    centre_display: bool
+    wind_marker: str           # "none", "lamp" or "motorised"
+    seat_buttons: bool
+
+    @classmethod
+    def from_identity(cls, identity: Mapping[str, Any]) -> "Capabilities":
+        """From the `identity` reply, where the wind marker is its wire number."""
+        return cls._from(identity, WIND_MARKER_KINDS[identity["wind_marker"]])
+
+    @classmethod
+    def from_profile(cls, profile: Mapping[str, Any]) -> "Capabilities":
+        """From a table profile's fields (config/tables/*.yaml), where the wind marker is named."""
+        return cls._from(profile, profile["wind_marker"])
+
+    @classmethod
+    def _from(cls, values: Mapping[str, Any], wind_marker: str) -> "Capabilities":
+        fields = {name: values[name] for name in cls.__dataclass_fields__}  # extra keys are not capabilities
+        return cls(**{**fields, "stacks": tuple(values["stacks"]), "wind_marker": wind_marker})
+
+    @property
+    def has_wind_marker(self) -> bool:
+        return self.wind_marker != "none"
+
+    def has_display_for(self, command: str, seats: int = 0) -> bool:
+        """Whether the table has a display that `command` (a display command) addresses."""
+        if seats or command == "show_scores":
+            return self.seat_displays  # a seat mask names seat displays only
+        if command == "show_error":
+            return self.seat_displays or self.centre_display  # mask 0: every display
+        return self.centre_display  # show_round, and show_text with mask 0
+
+    def absent(self) -> list[str]:
+        """The optional devices this table lacks, for the log."""
+        present = {"dead-wall separator": self.dead_wall_separator, "dora flipper": self.dora_flipper,
+                   "seat displays": self.seat_displays, "centre display": self.centre_display,
+                   "wind marker": self.has_wind_marker, "seat buttons": self.seat_buttons}
+        return [device for device, there in present.items() if not there]
+
+
+def cannot_play(capabilities: Capabilities, rules: RuleSet) -> str | None:
+    """Why this table cannot play `rules`, naming both; None if it can.
+
+    Only what the rules truly need counts: the tile set, the walls and the dice. A missing
+    separator, flipper, marker, display or button has a fallback and never refuses a game.
+    """
+    c = capabilities
+    reasons = []
+    if c.tiles != rules.tiles:
+        reasons.append(f"its tile sets hold {c.tiles} tiles, the rules play with {rules.tiles}")
+    elif any(need > most for need, most in zip(rules.stacks_per_side, c.stacks)):
+        reasons.append(f"its lifts stack at most {list(c.stacks)} per side, the rules need "
+                       f"{list(rules.stacks_per_side)}")
+    if rules.dice.per_throw > c.dice:
+        reasons.append(f"it rolls {c.dice} dice, the rules throw {rules.dice.per_throw} at a time")
+    if not reasons:
+        return None
+    return f"table {c.model} cannot play rule set {rules.name}: " + "; ".join(reasons)
