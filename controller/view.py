@@ -139,10 +139,8 @@ def _row_text(row: list[Cell]) -> Text:
 
 
 def _seats_in_play(snap: Snapshot) -> list[int]:
-    scores = snap.get("scores")
-    if scores:
-        return [s for s, score in enumerate(scores) if score is not None]
-    return list(range(snap.get("players") or SEATS))
+    """The seats with a player; sanma leaves one side empty (its score, if any, is no player's)."""
+    return list(snap.get("seats") or range(snap.get("players") or SEATS))
 
 
 def _seat_wind(snap: Snapshot, seat: int) -> int | None:
@@ -156,6 +154,12 @@ def _seat_wind(snap: Snapshot, seat: int) -> int | None:
 def _score(snap: Snapshot, seat: int) -> int | None:
     scores = snap.get("scores") or ()
     return scores[seat] if seat < len(scores) else None
+
+
+def _per_seat(snap: Snapshot, values, show) -> str:
+    """One entry per side of the table, seat 0 first; "-" for the empty side and unknowns."""
+    seats = _seats_in_play(snap)
+    return " ".join(show(v) if seat in seats and v is not None else "-" for seat, v in enumerate(values))
 
 
 def _signed(points: int) -> str:
@@ -188,10 +192,10 @@ def _lamps(snap: Snapshot, seat: int) -> list[Text]:
 def _seat_display(snap: Snapshot, seat: int, narrow: bool) -> list[Text]:
     """What the seat's display shows: score, then the difference to each other player or
     the rank, then its lamps; ``narrow`` (beside a side wall) puts each on its own line."""
+    if seat not in _seats_in_play(snap):
+        return [Text(f"seat {seat}", style="dim"), Text("empty side", style="dim")]
     wind = _seat_wind(snap, seat)
     head = Text(f"seat {seat}" + (f" {WINDS[wind]}" if wind is not None else ""), style="bold")
-    if seat not in _seats_in_play(snap):
-        return [head, Text("(no player)", style="dim")]
     if _score(snap, seat) is None:
         return [head]
     score = Text(str(_score(snap, seat)), style="bold cyan")
@@ -254,9 +258,10 @@ def _progress(snap: Snapshot) -> str:
     return " · ".join(filter(None, parts))
 
 
-def _last_result_line(record: Snapshot) -> Text:
+def _last_result_line(snap: Snapshot) -> Text:
+    record = snap["last_result"]
     kind = (record.get("result") or {}).get("kind", "?")
-    payments = " ".join(map(_signed, record.get("payments") or ()))
+    payments = _per_seat(snap, record.get("payments") or (), _signed)
     return Text(f"last hand {record.get('hand', '?')}: {kind}" + (f" · payments {payments}" if payments else ""))
 
 
@@ -281,7 +286,7 @@ def render(snapshot: Snapshot) -> RenderableType:
                   _side_display(snapshot, 1, "left"))
     parts: list[RenderableType] = [_status_line(snapshot), table]
     if snapshot.get("last_result"):
-        parts.append(_last_result_line(snapshot["last_result"]))
+        parts.append(_last_result_line(snapshot))
     if snapshot.get("link"):
         parts.append(_link_line(snapshot["link"]))
     title = " · ".join(filter(None, ["mjtable", snapshot.get("ruleset"),
@@ -296,7 +301,7 @@ def plain_line(snapshot: Snapshot) -> str:
         [f"sticks {snapshot['riichi_sticks']}"] if snapshot.get("riichi_sticks") else [])
     parts = [" ".join(filter(None, [f"[{' '.join([hand, *counters])}]" if hand else None, snapshot.get("state")]))]
     if snapshot.get("scores"):
-        parts.append(" ".join("-" if s is None else str(s) for s in snapshot["scores"]))
+        parts.append(_per_seat(snapshot, snapshot["scores"], str))
     if _dice(snapshot):
         parts.append(f"dice {_dice(snapshot)}")
     if snapshot.get("waiting_for"):

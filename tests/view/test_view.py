@@ -149,11 +149,68 @@ def test_rank_mode_and_negative_scores():
     assert "to 1:" not in text and "diff" not in text
 
 
-def test_sanma_seat_without_player():
-    text = text_of({**SNAPSHOT, "players": 3, "dealer": 2, "scores": [35000, 35000, 35000, None]})
-    assert "(no player)" in text
+# The controller keeps a score slot for sanma's empty side; it is nobody's.
+SANMA = {**SNAPSHOT, "ruleset": "sanma", "players": 3, "seats": [0, 1, 2], "dealer": 2,
+         "scores": [36000, 33000, 36000, 0], "hand_in_play": {**SNAPSHOT["hand_in_play"], "riichi": [1]}}
+
+
+def test_sanma_shows_three_players_with_sanma_winds():
+    text = text_of(SANMA)
     assert "seat 2 East" in text and "seat 0 South" in text and "seat 1 West" in text
-    assert "to 3" not in text and "3:" not in text
+    assert "North" not in text
+    assert "mjtable · sanma · 3 players" in text
+
+
+def test_sanma_empty_side_is_no_player():
+    text = text_of(SANMA)
+    assert "empty side" in text
+    assert not re.search(r"seat 3 \w", text)          # no wind, score or lamps for it
+    assert "to 3" not in text and "3:" not in text      # no difference to it
+    assert "diff 1:+3000  2:0" in text                  # seat 0 inside the bottom wall: the players only
+    assert "to 2: -3000" in text and "to 0: -3000" in text  # seat 1 beside the right wall
+
+
+def test_sanma_ranks_among_players():
+    text = text_of({**SANMA, "display_mode": "rank"})
+    assert text.count("rank 1") == 2 and "rank 3" in text and "rank 4" not in text
+
+
+def test_sanma_scores_and_payments_leave_the_empty_side_out():
+    assert "| 36000 33000 36000 - |" in plain_line(SANMA)
+    text = text_of({**SANMA, "last_result": {"hand": "E1", "result": {"kind": "tsumo"}, "payments": [-1000, 3000, -2000, 0]}})
+    assert "last hand E1: tsumo · payments -1000 +3000 -2000 -" in text
+
+
+def test_snapshot_without_seats_takes_the_first_seats():
+    text = text_of({k: v for k, v in SANMA.items() if k != "seats"})
+    assert "empty side" in text and "seat 2 East" in text and "North" not in text
+
+
+def test_four_players_each_with_a_wind_and_differences_to_the_other_three():
+    text = text_of(SNAPSHOT)
+    assert sorted(re.findall(r"seat (\d) (East|South|West|North)", text)) == [
+        ("0", "North"), ("1", "East"), ("2", "South"), ("3", "West")]
+    assert "empty side" not in text
+    assert "to 0: +1000" in text and "to 1: +5000" in text and "to 2: +2000" in text
+
+
+def snapshots_of_a_game(ruleset: str) -> list[dict]:
+    from controller.simulation import run_game
+
+    taken = []
+    run_game(ruleset, seed=3, on_controller=lambda controller, _: controller.subscribe(
+        lambda e: taken.append(controller.snapshot()) if e["event"] in ("hand_started", "hand_ended") else None))
+    return taken
+
+
+@pytest.mark.parametrize("ruleset, winds", [("sanma", ["East", "South", "West"]),
+                                            ("ema-2016", ["East", "South", "West", "North"])])
+def test_views_of_a_whole_game_on_the_controller(ruleset, winds):
+    for snapshot in snapshots_of_a_game(ruleset):
+        text = text_of(snapshot)
+        shown = sorted(re.findall(r"seat \d (East|South|West|North)", text), key=winds.index)
+        assert shown == winds, text
+        assert ("empty side" in text) == (len(winds) == 3)
 
 
 def test_fault_waiting_link_progress_last_hand():
