@@ -9,7 +9,8 @@ one character per stack; stack 1 is the owner's rightmost, so seat 0's wall read
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Callable, Mapping
 from itertools import groupby
 from typing import IO, Any
 
@@ -334,17 +335,58 @@ class _View:
 
 class LiveView(_View):
     """The table redrawn in place on a terminal, on each update (no refresh thread: the
-    controller's loop is the only clock)."""
+    controller's loop is the only clock). While it is live, log lines meant for the
+    terminal go through its console."""
 
     def __init__(self, console: Console | None = None) -> None:
         self._live = Live(console=console or Console(), auto_refresh=False)
         self._live.start()
+        self._restore_logging = _log_through(self._live.console)
 
     def update(self, snapshot: Snapshot) -> None:
         self._live.update(render(snapshot), refresh=True)
 
     def close(self) -> None:
+        self._restore_logging()
         self._live.stop()
+
+
+class _ConsoleLogHandler(logging.Handler):
+    """Prints log lines through a live console: rich puts each line above the frame and
+    redraws the frame under it, where a write straight to the terminal would leave a
+    stale copy of the frame on screen."""
+
+    def __init__(self, console: Console, replaced: logging.Handler) -> None:
+        super().__init__(replaced.level)
+        self.setFormatter(replaced.formatter)
+        self._console = console
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self._console.print(Text(self.format(record)))  # Text: a message's brackets are not markup
+        except Exception:
+            self.handleError(record)
+
+
+def _writes_to_terminal(handler: logging.Handler) -> bool:
+    try:
+        return isinstance(handler, logging.StreamHandler) and handler.stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+def _log_through(console: Console) -> Callable[[], None]:
+    """Swap the root logger's terminal handlers for ones printing through ``console``;
+    returns what puts them back."""
+    root = logging.getLogger()
+    swap = {old: _ConsoleLogHandler(console, old) for old in root.handlers if _writes_to_terminal(old)}
+    _replace_handlers(root, swap)
+    return lambda: _replace_handlers(root, {new: old for old, new in swap.items()})
+
+
+def _replace_handlers(logger: logging.Logger, replacements: dict[logging.Handler, logging.Handler]) -> None:
+    # In place: the order of handlers, and any added meanwhile, stay as they are.
+    logger.handlers = [replacements.get(h, h) for h in logger.handlers]
 
 
 class PlainView(_View):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import logging
 import re
 
 import pytest
@@ -279,6 +280,46 @@ def test_live_view_draws_on_a_terminal():
     view.update({**SNAPSHOT, "state": "settling"})
     view.close()
     assert "settling" in out.getvalue() and "= = = = D = =|" in out.getvalue()
+
+
+class TerminalStream(io.StringIO):
+    """Stands for the terminal's stderr, where the log goes."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def terminal_log():
+    terminal = TerminalStream()
+    handler = logging.StreamHandler(terminal)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield terminal
+    root.removeHandler(handler)
+
+
+def test_log_lines_while_live_print_above_the_redrawn_frame(terminal_log):
+    out = io.StringIO()
+    view = LiveView(Console(file=out, force_terminal=True, color_system=None, width=100, height=30))
+    view.update(SNAPSHOT)
+    logging.getLogger("mjtable.test").warning("link lost [E marker]")
+    view.close()
+    assert terminal_log.getvalue() == ""  # nothing written past the view onto the screen
+    screen = out.getvalue()
+    line = screen.index("WARNING mjtable.test: link lost [E marker]")
+    assert "= = = = D = =|" in screen[:line] and "= = = = D = =|" in screen[line:]
+
+
+def test_log_goes_back_to_the_terminal_after_the_view(terminal_log):
+    before = logging.getLogger().handlers[:]
+    view = LiveView(Console(file=io.StringIO(), force_terminal=True, width=100, height=30))
+    assert logging.getLogger().handlers != before
+    view.close()
+    assert logging.getLogger().handlers == before
+    logging.getLogger("mjtable.test").warning("after the view")
+    assert terminal_log.getvalue() == "WARNING mjtable.test: after the view\n"
 
 
 def test_make_view_picks_live_on_a_terminal(monkeypatch):
