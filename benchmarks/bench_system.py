@@ -1,4 +1,4 @@
-"""System figures against DESIGN.md §9: pty round trip vs a raw pty echo, hand change vs
+"""System figures against the targets (README, Figures): pty round trip vs a raw pty echo, hand change vs
 the mechanical critical path (with and without pipelining), a hanchan in virtual time,
 controller RSS, start to ready (with a long history in the store), idle CPU.
 
@@ -334,7 +334,7 @@ def print_table() -> None:
     width = max(len(r[0]) for r in rows)
     vwidth = max(len(r[1]) for r in rows)
     twidth = max(len(r[2]) for r in rows)
-    print("system: figures against DESIGN.md §9")
+    print("system: figures against the targets (README, Figures)")
     for figure, value, target, ok in rows:
         verdict = ("ok" if ok else "OVER") if target else ""
         print(f"  {figure:<{width}}  {value:>{vwidth}}  {target:<{twidth}}  {verdict}")

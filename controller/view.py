@@ -3,9 +3,11 @@
 Both are pure functions of the controller's status snapshot, a dict in which a missing
 key means "not known yet" (before the first game, before the dice, ...). The table is
 drawn from above: seat 0 at the bottom, then counter-clockwise seat 1 on the right,
-seat 2 at the top, seat 3 on the left (DESIGN.md §3). Each wall is drawn stack by stack,
+seat 2 at the top, seat 3 on the left. Each wall is drawn stack by stack,
 one character per stack; stack 1 is the owner's rightmost, so seat 0's wall reads
-17..1 from left to right and seat 2's (facing it) 1..17.
+17..1 from left to right and seat 2's (facing it) 1..17. Only the seats in play (the
+snapshot's ``seats``) have a wind, a score and differences; sanma's fourth side, whose
+wall the table still builds, is drawn as an empty side.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The live view: the walls drawn from above (DESIGN.md §3), the seat displays, status lines.
+"""The live view: the walls drawn from above, the seat displays, status lines.
 
 Walls are read back from the recorded text: seat 2's wall is the top row, seat 0's the
 bottom row, seat 3's the left column and seat 1's the right column of the square.
