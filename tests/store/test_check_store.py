@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from sim.profile import DEFAULT_PROFILE
 
 from controller.commands.check_store import ProgressLines
 from controller.store import Store, StoreError
@@ -106,9 +107,15 @@ def test_console_script_sound_store(tmp_path):
 def test_console_script_with_the_table_config(tmp_path):
     history(tmp_path / "state.db")
     config = tmp_path / "table.yaml"
-    config.write_text((Path(__file__).parents[2] / "config" / "table.yaml").read_text()
-                      .replace("var/mjtable.db", str(tmp_path / "state.db"))
-                      .replace("tables/four-port.yaml", str(Path(__file__).parents[2] / "config/tables/four-port.yaml")))
+    config.write_text(f"""kind: table
+serial: {{port: /dev/ttyACM0, baud: 115200}}
+profile: {DEFAULT_PROFILE}
+ruleset: ema-2016
+state: {{database: state.db}}
+api: {{socket: api.sock}}
+timeouts: {{reconnect_backoff_max: 1}}
+game: {{starting_dealer: 0}}
+""")
     proc = check_store("--config", str(config))
     assert proc.returncode == 0, proc.stderr
     assert "is sound" in proc.stdout
