@@ -146,3 +146,12 @@ def test_console_script_missing_store(tmp_path):
     assert proc.returncode == 2
     assert "no state database at" in proc.stderr
     assert not (tmp_path / "none.db").exists()
+
+
+def test_a_garbled_record_in_the_game_in_play_is_reported_at_open(tmp_path):
+    path = tmp_path / "state.db"
+    _, active = history(path)
+    with sqlite3.connect(path) as db:  # damage inside a row that SQLite's own checks cannot see
+        db.execute("UPDATE hands SET record = '{\"hand\": \"E1\", \"scor' WHERE game_id = ?", (active,))
+    with pytest.raises(StoreError, match=f"{path} is unreadable .*not JSON.*damaged"):
+        Store(path)
