@@ -1,4 +1,4 @@
-"""Protocol CPU cost (DESIGN.md §9: <= 5 µs per frame encoded+decoded; <= 5 % of a core at 1 Mbaud).
+"""Protocol CPU cost (targets: <= 5 µs per frame encoded+decoded; <= 5 % of a core at 1 Mbaud).
 
 CPU time (`time.process_time`), best of several rounds so that other processes on the
 machine disturb the figure as little as possible.

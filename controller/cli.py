@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "retry": "controller.commands.client",
     "abandon": "controller.commands.client",
     "journal": "controller.commands.journal",
+    "check-store": "controller.commands.check_store",
     "demo": "controller.commands.demo",
 }
 

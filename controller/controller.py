@@ -681,6 +681,7 @@ class Controller:
     def snapshot(self) -> dict[str, Any]:
         """Everything a view or API client shows: machine, game, hand, walls, link."""
         out: dict[str, Any] = {"state": self.sm.state, "ruleset": self.ruleset_name, "players": self.rules.players,
+                               "seats": list(self.rules.seats),
                                "display_mode": self.settings.display_mode,
                                "fault": self.fault.describe() if self.fault else None,
                                "waiting_for": self.waiting_for}

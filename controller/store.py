@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 1
+PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between progress calls of the full check
+MAX_PROBLEMS = 100
 
 _SCHEMA = """
 CREATE TABLE games (
@@ -84,11 +87,11 @@ class Store:
             raise StoreError(f"cannot open the state database {self.path}: {exc}") from None
         try:
             self._db.execute("PRAGMA busy_timeout = 5000")
-            self._db.execute("PRAGMA journal_mode = WAL")
             self._db.execute("PRAGMA synchronous = FULL")
             self._db.execute("PRAGMA foreign_keys = ON")
+            self._require_wal()
             self._migrate()
-            self._check_integrity()
+            self._check_active_game()
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise self._unusable(exc) from None
@@ -134,11 +137,43 @@ class Store:
             )
         self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
 
-    def _check_integrity(self) -> None:
-        # Damage found now is a clear message at start-up, not a failed commit mid-game.
-        problem = self._db.execute("PRAGMA quick_check(1)").fetchone()[0]
-        if problem != "ok":
-            raise self._unusable(sqlite3.DatabaseError(" ".join(problem.split())))
+    def _require_wal(self) -> None:
+        # Reads the header first: a file that is not a database fails here.
+        mode = self._db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        if mode != "wal":
+            raise StoreError(
+                f"the state database {self.path} cannot use write-ahead logging (journal mode {mode}); "
+                f"put it on a local filesystem"
+            )
+
+    def _check_active_game(self) -> None:
+        """Read back what a restart resumes: damage there is a clear message at start-up,
+        not a failed commit mid-game. The finished games are not read: start-up time must
+        not grow with the history (SQLite reports damage there when it is read, and
+        :meth:`integrity_problems` checks every page)."""
+        game = self.active_game()
+        if game is not None:
+            self.hands(game.id)
+
+    def integrity_problems(self, on_progress: Callable[[], object] | None = None) -> list[str]:
+        """The whole file checked (``PRAGMA integrity_check``): ``[]`` when it is sound.
+
+        Reads every page, so it takes time in proportion to the history; ``on_progress``
+        is called every few thousand steps of the check.
+        """
+        def step() -> int:
+            on_progress()
+            return 0  # go on (non-zero would stop the check)
+
+        if on_progress is not None:
+            self._db.set_progress_handler(step, PROGRESS_STEPS)
+        try:
+            problems = [row[0] for row in self._db.execute(f"PRAGMA integrity_check({MAX_PROBLEMS})")]
+        except sqlite3.DatabaseError as exc:  # damage that stops the check itself
+            problems = [str(exc)]
+        finally:
+            self._db.set_progress_handler(None, 0)
+        return [] if problems == ["ok"] else [" ".join(p.split()) for p in problems]
 
     # -- plumbing ------------------------------------------------------------------
 
@@ -164,14 +199,19 @@ class Store:
 
     _GAME_COLUMNS = "id, ruleset, rules, state, step, hand, status, started_at, ended_at, final"
 
-    @staticmethod
-    def _game(row: tuple) -> Game:
+    def _game(self, row: tuple) -> Game:
         gid, ruleset, rules, state, step, hand, status, started, ended, final = row
         return Game(
-            id=gid, ruleset=ruleset, rules=json.loads(rules), state=json.loads(state), step=step,
-            hand=json.loads(hand), status=status, started_at=started, ended_at=ended,
-            final=json.loads(final) if final is not None else None,
+            id=gid, ruleset=ruleset, rules=self._load(rules), state=self._load(state), step=step,
+            hand=self._load(hand), status=status, started_at=started, ended_at=ended,
+            final=self._load(final) if final is not None else None,
         )
+
+    def _load(self, text: str) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError as exc:  # a damaged row SQLite itself did not notice
+            raise self._unusable(sqlite3.DatabaseError(f"a stored record is not JSON: {exc}")) from None
 
     def active_game(self) -> Game | None:
         """The game to resume after a restart, or None."""
@@ -260,7 +300,7 @@ class Store:
     def hands(self, game_id: int) -> list[dict]:
         """The committed hand records of a game, in hand order."""
         rows = self._query("SELECT record FROM hands WHERE game_id = ? ORDER BY seq", (game_id,))
-        return [json.loads(r[0]) for r in rows]
+        return [self._load(r[0]) for r in rows]
 
 
 class _Transaction:

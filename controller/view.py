@@ -3,13 +3,16 @@
 Both are pure functions of the controller's status snapshot, a dict in which a missing
 key means "not known yet" (before the first game, before the dice, ...). The table is
 drawn from above: seat 0 at the bottom, then counter-clockwise seat 1 on the right,
-seat 2 at the top, seat 3 on the left (DESIGN.md §3). Each wall is drawn stack by stack,
+seat 2 at the top, seat 3 on the left. Each wall is drawn stack by stack,
 one character per stack; stack 1 is the owner's rightmost, so seat 0's wall reads
-17..1 from left to right and seat 2's (facing it) 1..17.
+17..1 from left to right and seat 2's (facing it) 1..17. Only the seats in play (the
+snapshot's ``seats``) have a wind, a score and differences; sanma's fourth side, whose
+wall the table still builds, is drawn as an empty side.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+from collections.abc import Callable, Mapping
 from itertools import groupby
 from typing import IO, Any
 
@@ -139,10 +142,8 @@ def _row_text(row: list[Cell]) -> Text:
 
 
 def _seats_in_play(snap: Snapshot) -> list[int]:
-    scores = snap.get("scores")
-    if scores:
-        return [s for s, score in enumerate(scores) if score is not None]
-    return list(range(snap.get("players") or SEATS))
+    """The seats with a player; sanma leaves one side empty (its score, if any, is no player's)."""
+    return list(snap.get("seats") or range(snap.get("players") or SEATS))
 
 
 def _seat_wind(snap: Snapshot, seat: int) -> int | None:
@@ -156,6 +157,12 @@ def _seat_wind(snap: Snapshot, seat: int) -> int | None:
 def _score(snap: Snapshot, seat: int) -> int | None:
     scores = snap.get("scores") or ()
     return scores[seat] if seat < len(scores) else None
+
+
+def _per_seat(snap: Snapshot, values, show) -> str:
+    """One entry per side of the table, seat 0 first; "-" for the empty side and unknowns."""
+    seats = _seats_in_play(snap)
+    return " ".join(show(v) if seat in seats and v is not None else "-" for seat, v in enumerate(values))
 
 
 def _signed(points: int) -> str:
@@ -188,10 +195,10 @@ def _lamps(snap: Snapshot, seat: int) -> list[Text]:
 def _seat_display(snap: Snapshot, seat: int, narrow: bool) -> list[Text]:
     """What the seat's display shows: score, then the difference to each other player or
     the rank, then its lamps; ``narrow`` (beside a side wall) puts each on its own line."""
+    if seat not in _seats_in_play(snap):
+        return [Text(f"seat {seat}", style="dim"), Text("empty side", style="dim")]
     wind = _seat_wind(snap, seat)
     head = Text(f"seat {seat}" + (f" {WINDS[wind]}" if wind is not None else ""), style="bold")
-    if seat not in _seats_in_play(snap):
-        return [head, Text("(no player)", style="dim")]
     if _score(snap, seat) is None:
         return [head]
     score = Text(str(_score(snap, seat)), style="bold cyan")
@@ -254,9 +261,10 @@ def _progress(snap: Snapshot) -> str:
     return " · ".join(filter(None, parts))
 
 
-def _last_result_line(record: Snapshot) -> Text:
+def _last_result_line(snap: Snapshot) -> Text:
+    record = snap["last_result"]
     kind = (record.get("result") or {}).get("kind", "?")
-    payments = " ".join(map(_signed, record.get("payments") or ()))
+    payments = _per_seat(snap, record.get("payments") or (), _signed)
     return Text(f"last hand {record.get('hand', '?')}: {kind}" + (f" · payments {payments}" if payments else ""))
 
 
@@ -281,7 +289,7 @@ def render(snapshot: Snapshot) -> RenderableType:
                   _side_display(snapshot, 1, "left"))
     parts: list[RenderableType] = [_status_line(snapshot), table]
     if snapshot.get("last_result"):
-        parts.append(_last_result_line(snapshot["last_result"]))
+        parts.append(_last_result_line(snapshot))
     if snapshot.get("link"):
         parts.append(_link_line(snapshot["link"]))
     title = " · ".join(filter(None, ["mjtable", snapshot.get("ruleset"),
@@ -296,7 +304,7 @@ def plain_line(snapshot: Snapshot) -> str:
         [f"sticks {snapshot['riichi_sticks']}"] if snapshot.get("riichi_sticks") else [])
     parts = [" ".join(filter(None, [f"[{' '.join([hand, *counters])}]" if hand else None, snapshot.get("state")]))]
     if snapshot.get("scores"):
-        parts.append(" ".join("-" if s is None else str(s) for s in snapshot["scores"]))
+        parts.append(_per_seat(snapshot, snapshot["scores"], str))
     if _dice(snapshot):
         parts.append(f"dice {_dice(snapshot)}")
     if snapshot.get("waiting_for"):
@@ -329,17 +337,58 @@ class _View:
 
 class LiveView(_View):
     """The table redrawn in place on a terminal, on each update (no refresh thread: the
-    controller's loop is the only clock)."""
+    controller's loop is the only clock). While it is live, log lines meant for the
+    terminal go through its console."""
 
     def __init__(self, console: Console | None = None) -> None:
         self._live = Live(console=console or Console(), auto_refresh=False)
         self._live.start()
+        self._restore_logging = _log_through(self._live.console)
 
     def update(self, snapshot: Snapshot) -> None:
         self._live.update(render(snapshot), refresh=True)
 
     def close(self) -> None:
+        self._restore_logging()
         self._live.stop()
+
+
+class _ConsoleLogHandler(logging.Handler):
+    """Prints log lines through a live console: rich puts each line above the frame and
+    redraws the frame under it, where a write straight to the terminal would leave a
+    stale copy of the frame on screen."""
+
+    def __init__(self, console: Console, replaced: logging.Handler) -> None:
+        super().__init__(replaced.level)
+        self.setFormatter(replaced.formatter)
+        self._console = console
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self._console.print(Text(self.format(record)))  # Text: a message's brackets are not markup
+        except Exception:
+            self.handleError(record)
+
+
+def _writes_to_terminal(handler: logging.Handler) -> bool:
+    try:
+        return isinstance(handler, logging.StreamHandler) and handler.stream.isatty()
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+def _log_through(console: Console) -> Callable[[], None]:
+    """Swap the root logger's terminal handlers for ones printing through ``console``;
+    returns what puts them back."""
+    root = logging.getLogger()
+    swap = {old: _ConsoleLogHandler(console, old) for old in root.handlers if _writes_to_terminal(old)}
+    _replace_handlers(root, swap)
+    return lambda: _replace_handlers(root, {new: old for old, new in swap.items()})
+
+
+def _replace_handlers(logger: logging.Logger, replacements: dict[logging.Handler, logging.Handler]) -> None:
+    # In place: the order of handlers, and any added meanwhile, stay as they are.
+    logger.handlers = [replacements.get(h, h) for h in logger.handlers]
 
 
 class PlainView(_View):

@@ -73,7 +73,7 @@ def _fast(rules, args) -> int:
     if args.journal:
         _write_lines(args.journal, game.hands + [_final(game.standings)])
     if args.trace:
-        _write_lines(args.trace, [json.loads(r.as_json()) for r in game.trace])
+        _write_lines(args.trace, [r.as_dict() for r in game.trace])
     _print_standings(game.standings)
     print(f"{len(game.hands)} hands, {game.elapsed / 60:.0f} simulated minutes in {wall:.2f} s")
     return 0

@@ -1,4 +1,4 @@
-"""The live view: the walls drawn from above (DESIGN.md §3), the seat displays, status lines.
+"""The live view: the walls drawn from above, the seat displays, status lines.
 
 Walls are read back from the recorded text: seat 2's wall is the top row, seat 0's the
 bottom row, seat 3's the left column and seat 1's the right column of the square.
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import logging
 import re
 
 import pytest
@@ -149,11 +150,68 @@ def test_rank_mode_and_negative_scores():
     assert "to 1:" not in text and "diff" not in text
 
 
-def test_sanma_seat_without_player():
-    text = text_of({**SNAPSHOT, "players": 3, "dealer": 2, "scores": [35000, 35000, 35000, None]})
-    assert "(no player)" in text
+# The controller keeps a score slot for sanma's empty side; it is nobody's.
+SANMA = {**SNAPSHOT, "ruleset": "sanma", "players": 3, "seats": [0, 1, 2], "dealer": 2,
+         "scores": [36000, 33000, 36000, 0], "hand_in_play": {**SNAPSHOT["hand_in_play"], "riichi": [1]}}
+
+
+def test_sanma_shows_three_players_with_sanma_winds():
+    text = text_of(SANMA)
     assert "seat 2 East" in text and "seat 0 South" in text and "seat 1 West" in text
-    assert "to 3" not in text and "3:" not in text
+    assert "North" not in text
+    assert "mjtable · sanma · 3 players" in text
+
+
+def test_sanma_empty_side_is_no_player():
+    text = text_of(SANMA)
+    assert "empty side" in text
+    assert not re.search(r"seat 3 \w", text)          # no wind, score or lamps for it
+    assert "to 3" not in text and "3:" not in text      # no difference to it
+    assert "diff 1:+3000  2:0" in text                  # seat 0 inside the bottom wall: the players only
+    assert "to 2: -3000" in text and "to 0: -3000" in text  # seat 1 beside the right wall
+
+
+def test_sanma_ranks_among_players():
+    text = text_of({**SANMA, "display_mode": "rank"})
+    assert text.count("rank 1") == 2 and "rank 3" in text and "rank 4" not in text
+
+
+def test_sanma_scores_and_payments_leave_the_empty_side_out():
+    assert "| 36000 33000 36000 - |" in plain_line(SANMA)
+    text = text_of({**SANMA, "last_result": {"hand": "E1", "result": {"kind": "tsumo"}, "payments": [-1000, 3000, -2000, 0]}})
+    assert "last hand E1: tsumo · payments -1000 +3000 -2000 -" in text
+
+
+def test_snapshot_without_seats_takes_the_first_seats():
+    text = text_of({k: v for k, v in SANMA.items() if k != "seats"})
+    assert "empty side" in text and "seat 2 East" in text and "North" not in text
+
+
+def test_four_players_each_with_a_wind_and_differences_to_the_other_three():
+    text = text_of(SNAPSHOT)
+    assert sorted(re.findall(r"seat (\d) (East|South|West|North)", text)) == [
+        ("0", "North"), ("1", "East"), ("2", "South"), ("3", "West")]
+    assert "empty side" not in text
+    assert "to 0: +1000" in text and "to 1: +5000" in text and "to 2: +2000" in text
+
+
+def snapshots_of_a_game(ruleset: str) -> list[dict]:
+    from controller.simulation import run_game
+
+    taken = []
+    run_game(ruleset, seed=3, on_controller=lambda controller, _: controller.subscribe(
+        lambda e: taken.append(controller.snapshot()) if e["event"] in ("hand_started", "hand_ended") else None))
+    return taken
+
+
+@pytest.mark.parametrize("ruleset, winds", [("sanma", ["East", "South", "West"]),
+                                            ("ema-2016", ["East", "South", "West", "North"])])
+def test_views_of_a_whole_game_on_the_controller(ruleset, winds):
+    for snapshot in snapshots_of_a_game(ruleset):
+        text = text_of(snapshot)
+        shown = sorted(re.findall(r"seat \d (East|South|West|North)", text), key=winds.index)
+        assert shown == winds, text
+        assert ("empty side" in text) == (len(winds) == 3)
 
 
 def test_fault_waiting_link_progress_last_hand():
@@ -222,6 +280,46 @@ def test_live_view_draws_on_a_terminal():
     view.update({**SNAPSHOT, "state": "settling"})
     view.close()
     assert "settling" in out.getvalue() and "= = = = D = =|" in out.getvalue()
+
+
+class TerminalStream(io.StringIO):
+    """Stands for the terminal's stderr, where the log goes."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def terminal_log():
+    terminal = TerminalStream()
+    handler = logging.StreamHandler(terminal)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    yield terminal
+    root.removeHandler(handler)
+
+
+def test_log_lines_while_live_print_above_the_redrawn_frame(terminal_log):
+    out = io.StringIO()
+    view = LiveView(Console(file=out, force_terminal=True, color_system=None, width=100, height=30))
+    view.update(SNAPSHOT)
+    logging.getLogger("mjtable.test").warning("link lost [E marker]")
+    view.close()
+    assert terminal_log.getvalue() == ""  # nothing written past the view onto the screen
+    screen = out.getvalue()
+    line = screen.index("WARNING mjtable.test: link lost [E marker]")
+    assert "= = = = D = =|" in screen[:line] and "= = = = D = =|" in screen[line:]
+
+
+def test_log_goes_back_to_the_terminal_after_the_view(terminal_log):
+    before = logging.getLogger().handlers[:]
+    view = LiveView(Console(file=io.StringIO(), force_terminal=True, width=100, height=30))
+    assert logging.getLogger().handlers != before
+    view.close()
+    assert logging.getLogger().handlers == before
+    logging.getLogger("mjtable.test").warning("after the view")
+    assert terminal_log.getvalue() == "WARNING mjtable.test: after the view\n"
 
 
 def test_make_view_picks_live_on_a_terminal(monkeypatch):
