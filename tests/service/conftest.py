@@ -20,9 +20,10 @@ def short_tmp():
 def service_factory(short_tmp):
     started = []
 
-    def start(faults=None) -> RunningService:
-        folder = short_tmp / f"s{len(started)}"
-        folder.mkdir()
+    def start(faults=None, after: RunningService | None = None) -> RunningService:
+        """A service in a new folder, or, ``after`` a stopped one, on its folder (a restart)."""
+        folder = after.socket.parent if after else short_tmp / f"s{len(started)}"
+        folder.mkdir(exist_ok=True)
         running = RunningService(folder, faults)
         started.append(running)
         running.start()
