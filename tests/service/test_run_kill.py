@@ -3,6 +3,7 @@ of a seeded game and started again, it finishes the same game as a clean run; ba
 databases, configs and ports get clear messages, not tracebacks."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import signal
@@ -186,6 +187,16 @@ def test_damaged_database_is_refused_with_a_clear_message(procs, short_tmp):
     err = stderr_of(run)
     assert str(short_tmp / "state.db") in err and "damaged" in err and "Traceback" not in err
     assert not (short_tmp / "api.sock").exists()
+
+
+def test_a_game_whose_rule_set_is_gone_is_refused_with_a_clear_message(procs, short_tmp):
+    rules = R.load_ruleset("wrc")
+    with Store(short_tmp / "state.db") as store:  # started from a rule-set file since removed
+        store.new_game("gone.yaml", dataclasses.asdict(rules), R.new_game(rules).to_dict())
+    run = procs.start("run", "--config", str(write_config(short_tmp, "/dev/null-table")), name="run")
+    assert run.wait(10) == 2
+    err = stderr_of(run)
+    assert "game 1" in err and "'gone.yaml'" in err and "cannot be loaded" in err and "Traceback" not in err
 
 
 def test_missing_config_is_refused_with_a_clear_message(procs, short_tmp):
