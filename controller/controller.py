@@ -437,8 +437,9 @@ class Controller:
         log.error("%s; %s", exc, remedy(self.fault.code))
 
     async def _clear_error(self) -> None:
-        """The work that faulted has run: take its error off the displays."""
-        if not self._error_shown:
+        """The work that faulted has run: take its error off the displays (unless another
+        fault, e.g. of the background shuffle, still waits for the operator)."""
+        if not self._error_shown or self.fault is not None:
             return
         try:
             await self.table.show_error(0)
