@@ -212,6 +212,15 @@ def test_riichi_takes_the_bet_off_the_score_at_once_and_settles_it_once(in_play)
     assert in_play.shown()["scores"] == [hand["scores"]] * 4 and in_play.shown()["sticks"] == 1
 
 
+def test_a_riichi_button_shows_the_bet_as_the_riichi_op_does(in_play):
+    in_play.call(lambda: in_play.table.press_button(2, "riichi"))
+    shown = {"scores": [[30000, 30000, 29000, 30000]] * 4, "sticks": 1, "errors": [0] * 5}
+    wait_for(lambda: in_play.shown() == shown, "the bet on the displays")
+    status = in_play.status()
+    assert (status["hand_in_play"]["riichi"], status["scores"], status["riichi_sticks"]) == \
+        ([2], [30000, 30000, 29000, 30000], 1)
+
+
 def test_a_restart_continues_a_game_with_the_rule_set_it_was_started_with(service_factory):
     first = service_factory()
     first.request("start", ruleset="wrc")
