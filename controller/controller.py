@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import logging
 import random
 from collections.abc import Callable
@@ -57,6 +58,35 @@ class Hand:
         return cls(**data)
 
 
+@dataclass(frozen=True)
+class Refused:
+    """A step the table refused (e.g. the lid is open): it stays the fault until retry."""
+
+    code: int
+    text: str
+
+    def describe(self) -> str:
+        return self.text
+
+
+# What the operator does about a fault, before `retry`.
+_REMEDIES = {
+    Code.LID_OPEN: "close the lid",
+    Code.LID_OPENED: "close the lid",
+    Code.CENTRE_OPEN: "close the centre plate",
+    Code.JAM: "clear the jammed tile",
+    Code.TILE_COUNT: "put the missing tile back or take the extra one out",
+    Code.LIFT_STUCK: "free the stuck wall lift",
+    Code.OPERATION_TIMEOUT: "look for what holds the mechanism up",
+    Code.BUILD_TIMEOUT: "look for what holds the shuffler up",
+}
+
+
+def remedy(code: int, then: str = "retry (`mjtable retry` or a seat's OK button)") -> str:
+    """What to do about a fault, for the status reply and the log."""
+    return f"{_REMEDIES.get(code, 'see to the table')}, then {then}"
+
+
 @dataclass
 class Settings:
     display_mode: str = "difference"
@@ -70,6 +100,7 @@ class Controller:
         self.table = Table(table_connector, on_event=self._on_table_event)
         self.rules = rules
         self.ruleset_name = ruleset_name or rules.name
+        self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
         self.store = store
         self.settings = settings or Settings()
         self.sm = TableMachine()
@@ -79,7 +110,7 @@ class Controller:
         # Hands settled in this game, chombo re-deals included (the rules do not count those
         # as played): the seq of the hand in play is settled + 1, so every deal has its own.
         self.settled = 0
-        self.fault: Fault | None = None
+        self.fault: Fault | Refused | None = None
         self.waiting_for: str | None = None
         self.standings: R.Standings | None = None
         self.last_record: dict | None = None
@@ -90,7 +121,7 @@ class Controller:
         self._operator: asyncio.Event = asyncio.Event()
         self._shuffle_task: asyncio.Task | None = None
         self._recovery: asyncio.Task | None = None
-        self._pause: asyncio.Event | None = None
+        self._error_shown = False  # an error code is on the displays until the step that faulted runs
 
     # ------------------------------------------------------------------ events out
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
@@ -109,12 +140,15 @@ class Controller:
     # ------------------------------------------------------------------ start-up
     async def start(self) -> None:
         """Connect, identify, self-test; resume an interrupted game if the store has one."""
+        game = self.store.active_game() if self.store is not None else None
+        if game is not None:
+            self._continue_rules(game)  # before the self-test: it configures the table for them
         self._trigger("power_on")
         await self._connect_with_backoff()
         self._trigger("identified")
         await self._self_test()
         self._trigger("ready")
-        if self.store is not None and (game := self.store.active_game()) is not None:
+        if game is not None:
             self._restore(game)
 
     async def _connect_with_backoff(self) -> None:
@@ -164,6 +198,21 @@ class Controller:
         self.table.close()
 
     # ------------------------------------------------------------------ game
+    def _continue_rules(self, game) -> None:
+        """An interrupted game goes on with the rule set it was started with, whatever the
+        config names now (the config's rule set is for the next new game)."""
+        if game.ruleset != self.ruleset_name:
+            try:
+                self.rules, self.ruleset_name = R.load_ruleset(game.ruleset), game.ruleset
+            except (R.ConfigError, OSError) as exc:
+                raise ControlError("not_allowed", f"game {game.id} was started with rule set {game.ruleset!r}, "
+                                                  f"which cannot be loaded now: {exc}; put it back to carry on") from None
+        if _comparable(dataclasses.asdict(self.rules)) != _comparable(game.rules):
+            log.warning("rule set %s has changed since game %d began; the game goes on with it as it is now",
+                        self.ruleset_name, game.id)
+        log.info("continuing game %d with rule set %s (the config's %s applies to the next new game)",
+                 game.id, self.ruleset_name, self.default_rules[1])
+
     def _restore(self, game) -> None:
         self.game_id = game.id
         self.state = R.GameState.from_dict(game.state)
@@ -354,7 +403,7 @@ class Controller:
             self._trigger(trigger)
             try:
                 await action()
-                return
+                break
             except Rejected as exc:
                 if exc.code != Code.BUSY:
                     await self._fault_step(exc)
@@ -365,37 +414,56 @@ class Controller:
                 await self._fault_step(exc)
             except (LinkLost, McuReset):
                 await self._recover_link()
+        await self._clear_error()
 
     async def _fault_step(self, exc: Exception) -> None:
         self._trigger("fault")
         await self._await_operator(exc)
         self._trigger("retry")
 
-    async def _await_operator(self, exc: Exception) -> None:
+    async def _await_operator(self, exc: TableError) -> None:
         """Show the error, keep everything, wait for retry; resume the table."""
-        fault = exc.fault if isinstance(exc, TableFault) else None
-        code = fault.code if fault else getattr(exc, "code", Code.BAD_STATE)
-        if fault:
-            self.fault = fault
-        self._publish("fault", code=int(code), message=str(exc))
-        log.error("%s: waiting for the operator (retry)", exc)
+        self._note_fault(exc)
         while True:
             try:
                 self._operator.clear()
-                if isinstance(exc, Interrupted):
-                    await self._operator.wait()  # resume() has already restarted the table
-                    break
-                await self.table.show_error(int(code))
+                await self.table.show_error(int(self.fault.code))
+                self._error_shown = True
                 await self._operator.wait()
                 await self.table.resume()
                 break
-            except Rejected as again:
-                self._publish("fault", code=again.code, message=str(again))
-                exc = again
+            except Rejected as again:  # e.g. resume refused while the lid is still open
+                self._note_fault(again)
             except (LinkLost, McuReset):
                 await self._recover_link()
         self.fault = None
         self._publish("recovered")
+
+    def _note_fault(self, exc: TableError) -> None:
+        """The fault the operator sees to: in status, in the log, to subscribers."""
+        # A refused command or a stop has no fault event: described from the refusal.
+        self.fault = exc.fault if isinstance(exc, TableFault) else Refused(getattr(exc, "code", Code.STOPPED), str(exc))
+        self._publish("fault", code=int(self.fault.code), message=str(exc))
+        log.error("%s; %s", exc, remedy(self.fault.code))
+
+    async def _clear_error(self) -> None:
+        """The work that faulted has run: take its error off the displays (unless another
+        fault, e.g. of the background shuffle, still waits for the operator)."""
+        if not self._error_shown or self.fault is not None:
+            return
+        try:
+            await self.table.show_error(0)
+            self._error_shown = False
+        except TableError as exc:  # the next step that runs tries again
+            log.warning("could not clear the error on the displays: %s", exc)
+
+    async def _until_resumed(self) -> None:
+        """Wait for the operator's `resume` (which restarts the table)."""
+        while True:
+            self._operator.clear()
+            await self._operator.wait()
+            if self.sm.state != "paused":
+                return
 
     async def _recover_link(self) -> None:
         """One recovery at a time, shared by every coroutine that noticed the loss."""
@@ -455,10 +523,13 @@ class Controller:
         if name == "ok" and self.fault is not None:
             self._operator.set()
         elif name == "riichi" and self.sm.state == "playing":
-            try:
-                self.declare_riichi(seat)
-            except ControlError as exc:
-                log.warning("riichi button: %s", exc)
+            asyncio.ensure_future(self._riichi_button(seat))
+
+    async def _riichi_button(self, seat: int) -> None:
+        try:
+            await self.declare_riichi(seat)
+        except ControlError as exc:
+            log.warning("riichi button: %s", exc)
 
     # ------------------------------------------------------------------ play
     async def _show_hand(self) -> None:
@@ -468,7 +539,7 @@ class Controller:
 
     async def _show_round(self) -> None:
         s = self.state
-        await self.table.show_round(s.round_wind, s.hand_in_round, s.honba, s.riichi_sticks)
+        await self.table.show_round(s.round_wind, s.hand_in_round, s.honba, self._displayed().riichi_sticks)
         text = self._play_text()
         if text:
             await self.table.show_text(text)
@@ -484,17 +555,26 @@ class Controller:
             if not self._separates(setup):
                 return break_text(setup.break_after)
         if not (caps.has_wind_marker and caps.seat_displays):
-            return round_text(self.state)
+            return round_text(self._displayed())
         return None
 
     async def _show_scores(self, scores=None) -> None:
-        scores = scores or self.state.scores
+        scores = scores or self._displayed().scores
         if not self.table.capabilities.seat_displays:
             await self.table.show_text(scores_text(scores))
             return
         mode = DISPLAY_MODES.index(self.settings.display_mode)
         shown = [s or 0 for s in scores]  # an empty side (sanma) shows 0
         await self.table.show_scores(shown, mode, self.state.dealer)
+
+    def _displayed(self) -> R.GameState:
+        """The game as the table shows it: the bets declared in the hand in play are on the
+        table already (the settlement takes them; they are not taken twice)."""
+        s, hand = self.state, self.hand
+        if hand is None or hand.seq <= self.settled or not hand.riichi:
+            return s
+        scores = tuple(v - self.rules.deposit if seat in hand.riichi else v for seat, v in enumerate(s.scores))
+        return dataclasses.replace(s, scores=scores, riichi_sticks=s.riichi_sticks + len(hand.riichi))
 
     async def _show_wind_marker(self) -> None:
         if not self.table.capabilities.has_wind_marker:
@@ -505,14 +585,20 @@ class Controller:
 
     async def _step_free(self, action) -> None:
         """Table work outside the setup steps (displays, marker, background shuffle): same
-        fault handling, no state change."""
+        fault handling, no state change; work stopped by a pause carries on at resume."""
         while True:
             try:
-                return await action()
-            except (TableFault, Rejected, Interrupted) as exc:
+                outcome = await action()
+                break
+            except Interrupted:
+                log.info("table work held by the pause: it carries on at `resume`")
+                await self._until_resumed()
+            except (TableFault, Rejected) as exc:
                 await self._await_operator(exc)
             except (LinkLost, McuReset):
                 await self._recover_link()
+        await self._clear_error()
+        return outcome
 
     async def _wait_result(self) -> dict:
         self._result = asyncio.get_running_loop().create_future()
@@ -529,7 +615,8 @@ class Controller:
             return {"duplicate": True}
         if self._result is not None and self._result.done() and seq == self.hand.seq:
             return {"duplicate": True}  # taken, not yet settled: sent twice at once
-        if self.sm.state != "playing" or self._result is None or self._result.done():
+        # Paused too: settling stores the hand and shows scores, which moves nothing (see _settle).
+        if self.sm.state not in ("playing", "paused") or self._result is None or self._result.done():
             raise ControlError("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
         if seq != self.hand.seq:
             raise ControlError("wrong_hand", f"result is for hand {seq}, the hand in play is {self.hand.seq}")
@@ -554,7 +641,7 @@ class Controller:
                 raise ControlError("not_allowed", "the game was abandoned before the result was stored") from None
         return reply
 
-    def declare_riichi(self, seat: int) -> None:
+    async def declare_riichi(self, seat: int) -> None:
         if self.sm.state != "playing":
             raise ControlError("not_allowed", "riichi is declared during play")
         if not self.rules.has_riichi:
@@ -566,6 +653,7 @@ class Controller:
         self.hand.riichi.append(seat)
         self._save_step("playing")
         self._publish("riichi", seat=seat)
+        await self._step_free(self._show_hand)  # the bet leaves the score for the table at once
 
     async def declare_kan(self) -> None:
         if self.sm.state != "playing":
@@ -586,22 +674,33 @@ class Controller:
             raise ControlError("not_allowed", f"cannot pause while {self.sm.state}")
         await self.table.stop()
         self._trigger("pause")
+        log.info("paused: motion stopped; `mjtable resume` carries on")
 
     async def resume(self) -> None:
         if self.sm.state != "paused":
             raise ControlError("not_allowed", "the table is not paused")
-        await self.table.resume()
+        try:
+            await self.table.resume()
+        except Rejected as exc:
+            raise ControlError("not_allowed", f"the table refuses to resume ({exc}): "
+                                              f"{remedy(exc.code, 'resume again')}") from None
         self._trigger("resume")
+        log.info("resumed")
         self._operator.set()
 
     def retry(self) -> None:
         if self.fault is None and self.sm.state != "fault":
-            raise ControlError("not_allowed", "there is no fault to retry")
+            if self.sm.state == "paused":
+                raise ControlError("not_allowed", "there is no fault to retry: the table is paused; `resume` carries on")
+            raise ControlError("not_allowed", f"there is no fault to retry (state {self.sm.state}); nothing to do")
         self._operator.set()
 
     # ------------------------------------------------------------------ settle
     async def _settle(self, result: dict) -> None:
-        self._trigger("settle")
+        if self.sm.state == "paused":
+            self.waiting_for = "resume"  # for the next hand's motion; the settlement goes on now
+        else:
+            self._trigger("settle")
         setup = self.setup()
         before = self.state
         outcome = R.apply_result(self.rules, before, result)
@@ -615,9 +714,21 @@ class Controller:
         self.last_record = record
         self._publish("hand_ended", record=record)
         await self._step_free(self._show_scores)
+        await self._held_by_pause()
         if outcome.wind_changed and not outcome.game_over:
             await self._show_wind_marker()
         self._trigger("end_game" if outcome.game_over else "next_hand")
+
+    async def _held_by_pause(self) -> None:
+        """A result taken while paused is settled at once: storing the hand and showing the
+        scores move nothing. What follows (wind marker, the next walls) moves tiles, so it
+        waits for resume."""
+        if self.sm.state == "paused":
+            self._publish("waiting", what="resume")
+            await self._until_resumed()
+        self.waiting_for = None
+        if self.sm.state == "playing":  # resumed: the settlement was held in the paused state
+            self._trigger("settle")
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
         return {
@@ -683,10 +794,11 @@ class Controller:
         out: dict[str, Any] = {"state": self.sm.state, "ruleset": self.ruleset_name, "players": self.rules.players,
                                "seats": list(self.rules.seats),
                                "display_mode": self.settings.display_mode,
-                               "fault": self.fault.describe() if self.fault else None,
+                               "fault": f"{self.fault.describe()}; {remedy(self.fault.code)}" if self.fault else None,
+                               "fault_code": int(self.fault.code) if self.fault else None,
                                "waiting_for": self.waiting_for}
-        s = self.state
-        if s is not None:
+        if self.state is not None:
+            s = self._displayed()
             out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
                        riichi_sticks=s.riichi_sticks, round_wind=s.round_wind, hand=R.hand_label(s),
                        hands_played=s.hands_played, finished=s.finished,
@@ -712,6 +824,13 @@ class Controller:
                 "dead_wall": [list(p) for p in setup.dead_wall],
                 "dora_indicators": [list(p) for p in setup.dora_indicators[:self.hand.dora_shown]],
                 "live_start": list(R.clockwise(self.rules, setup.break_after, 1))}
+
+
+def _comparable(rules: dict) -> dict:
+    """A rule set as the store keeps it (JSON), without the file it was read from."""
+    data = json.loads(json.dumps(rules))
+    data.pop("source", None)
+    return data
 
 
 def _stats_dict(stats) -> dict[str, Any]:

@@ -77,7 +77,9 @@ class Service:
         c = self.controller
         if c.sm.state not in ("idle", "game_over"):
             raise ApiError("not_allowed", f"a game is running (state {c.sm.state}); abandon it first")
-        if ruleset is not None and ruleset != c.ruleset_name:
+        if ruleset is None:
+            c.use_rules(*c.default_rules)  # the config's, even after a game that named another
+        elif ruleset != c.ruleset_name:
             try:
                 c.use_rules(R.load_ruleset(ruleset), ruleset)
             except R.ConfigError as exc:
@@ -93,7 +95,7 @@ class Service:
         return await self.controller.enter_result(hand, result)
 
     async def _op_riichi(self, seat: int) -> dict:
-        self.controller.declare_riichi(seat)
+        await self.controller.declare_riichi(seat)
         return {}
 
     async def _op_kan(self) -> dict:

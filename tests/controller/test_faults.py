@@ -2,6 +2,7 @@
 clean run with the same seed, the operator is shown the numbered error, and nothing is
 raised on a wrong tile count."""
 import asyncio
+import logging
 
 import pytest
 
@@ -104,3 +105,52 @@ def test_lost_link_reconnects_and_ends_in_the_same_game(clean, at):
     run = run_game("ema-2016", seed=SEED, on_controller=cut_line)
     _same_game(run, clean)
     assert sum(1 for r in run.trace if r.name == "identify") == 2
+
+
+def _displays(table):
+    return [table.model.centre_display, *table.model.seat_displays]
+
+
+def test_a_refused_step_is_a_described_fault_and_retry_clears_the_error(clean):
+    # The lid is opened while nothing moves: the next collect is refused (no fault event comes).
+    seen = {}
+
+    def lid_open_after_hand_1(controller, table):
+        def on_event(event):
+            if event["event"] == "hand_ended" and not seen:
+                seen["still"] = not table.model.motion
+                table.open_lid()
+            elif event["event"] == "fault":
+                seen.setdefault("status", controller.snapshot())
+                loop = asyncio.get_running_loop()
+                loop.call_later(20.0, table.close_lid)
+                loop.call_later(30.0, controller.retry)
+        controller.subscribe(on_event)
+
+    run = run_game("ema-2016", seed=SEED, on_controller=lid_open_after_hand_1)
+    assert seen["still"]
+    status = seen["status"]
+    assert status["state"] == "fault" and status["fault_code"] == Code.LID_OPEN
+    assert "E109" in status["fault"] and "close the lid" in status["fault"] and "retry" in status["fault"]
+    shown = _shown_errors(run)
+    assert shown[:2] == [Code.LID_OPEN, 0]  # shown at the fault, cleared once the step ran
+    assert all(display.error == 0 for display in _displays(run.table))
+    _same_game(run, clean)
+
+
+def test_a_pause_during_the_background_shuffle_waits_for_resume_not_retry(clean, caplog):
+    def pause_in_hand_1(controller, table):
+        def on_event(event):
+            if event["event"] == "hand_started" and event["seq"] == 1:
+                asyncio.ensure_future(controller.pause())
+                asyncio.get_running_loop().call_later(30.0, lambda: asyncio.ensure_future(controller.resume()))
+        controller.subscribe(on_event)
+
+    with caplog.at_level("INFO", logger="mjtable"):
+        run = run_game("ema-2016", seed=SEED, on_controller=pause_in_hand_1)
+    shuffles = sum(1 for r in run.trace if r.name == "shuffle" and r.dir == "cmd")
+    assert shuffles == 1 + sum(1 for r in clean.trace if r.name == "shuffle" and r.dir == "cmd")  # stopped, run again
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert any("resume" in r.getMessage() for r in caplog.records if r.levelno in (logging.INFO, logging.WARNING))
+    assert not _shown_errors(run)  # a pause is no fault
+    _same_game(run, clean)

@@ -1,10 +1,12 @@
-"""Fixtures of the service tests; the harness is in service_harness.py."""
+"""Fixtures of the service tests; the harnesses are in service_harness.py (in process) and
+process_harness.py (real processes)."""
 import shutil
 import tempfile
 from pathlib import Path
 
 import pytest
 
+from process_harness import Processes
 from service_harness import RunningService
 
 
@@ -20,9 +22,10 @@ def short_tmp():
 def service_factory(short_tmp):
     started = []
 
-    def start(faults=None) -> RunningService:
-        folder = short_tmp / f"s{len(started)}"
-        folder.mkdir()
+    def start(faults=None, after: RunningService | None = None) -> RunningService:
+        """A service in a new folder, or, ``after`` a stopped one, on its folder (a restart)."""
+        folder = after.socket.parent if after else short_tmp / f"s{len(started)}"
+        folder.mkdir(exist_ok=True)
         running = RunningService(folder, faults)
         started.append(running)
         running.start()
@@ -36,3 +39,10 @@ def service_factory(short_tmp):
 def service(service_factory) -> RunningService:
     return service_factory()
 
+
+
+@pytest.fixture
+def procs(short_tmp):
+    running = Processes(short_tmp)
+    yield running
+    running.stop_all()

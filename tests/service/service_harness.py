@@ -66,6 +66,9 @@ class RunningService:
         await self.service.start()
 
     def stop(self) -> None:
+        if self.loop.is_closed():  # stopped already (a test restarting the service)
+            return
+
         async def teardown():
             await self.server.close()
             # The game, the background shuffle, recoveries: end them all, as a process exit would.
@@ -113,6 +116,15 @@ class RunningService:
         """Every game in the store with its hands, read through a connection of our own."""
         with Store(self.database, create=False) as store:
             return [{"game": game, "hands": store.hands(game.id)} for game in store.games()]
+
+    def shown(self) -> dict:
+        """What the table's displays show now: seat scores, centre sticks, error codes."""
+        def read():
+            model = self.table.model
+            return {"scores": [list(d.scores) for d in model.seat_displays],
+                    "sticks": model.centre_display.round.riichi_sticks,
+                    "errors": [d.error for d in (model.centre_display, *model.seat_displays)]}
+        return self.call(read)
 
     def wait_playing(self, seq: int) -> dict:
         """Wait until hand ``seq`` is in play (a result can be submitted); its status."""

@@ -3,119 +3,34 @@ of a seeded game and started again, it finishes the same game as a clean run; ba
 databases, configs and ports get clear messages, not tracebacks."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
-import select
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from controller import rules as R
-from controller.client import Client, ClientError, RequestError
+from controller.client import Client, RequestError
 from controller.journal import journal_records
 from controller.simulation import run_game, table_rules
 from controller.store import Store
 from sim.players import Players
 from sim.profile import DEFAULT_PROFILE, load_profile
 
+from process_harness import MJTABLE, RunProcess, start_sim, stderr_of, write_config
 from service_harness import wait_for
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
 RULESET = "ema-2016"
 SEED = 4                  # players and table; this game has a chombo (a re-deal) among its 14 hands
 KILLS = 3
 GAME_TIMEOUT = 40.0
 RULE_FIELDS = ("ruleset", "hand", "honba", "riichi_sticks", "dealer", "result", "payments", "scores",
                "riichi_sticks_after")
-
-
-class Processes:
-    """Child processes of one test; all killed at teardown, whatever happened."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.started: list[subprocess.Popen] = []
-
-    def start(self, *args: str, name: str, **popen) -> subprocess.Popen:
-        stderr = open(self.folder / f"{name}.{len(self.started)}.err", "w")
-        proc = subprocess.Popen([MJTABLE, *args], stderr=stderr, stdin=subprocess.DEVNULL, cwd=self.folder, **popen)
-        stderr.close()
-        proc.stderr_path = stderr.name
-        self.started.append(proc)
-        return proc
-
-    def stop_all(self) -> None:
-        for proc in reversed(self.started):  # controllers before the table they talk to
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(5)
-            if proc.stdout:
-                proc.stdout.close()
-
-
-def stderr_of(proc) -> str:
-    return Path(proc.stderr_path).read_text()
-
-
-@pytest.fixture
-def procs(short_tmp):
-    running = Processes(short_tmp)
-    yield running
-    running.stop_all()
-
-
-def start_sim(procs: Processes) -> str:
-    """`mjtable sim --pty`; the device path it prints."""
-    sim = procs.start("sim", "--pty", "--speed", "2000", "--seed", str(SEED), name="sim",
-                      stdout=subprocess.PIPE, text=True)
-    readable, _, _ = select.select([sim.stdout], [], [], 10)
-    assert readable, "mjtable sim printed no device path"
-    path = sim.stdout.readline().strip()
-    assert path.startswith("/dev/"), (path, stderr_of(sim))
-    return path
-
-
-def write_config(folder: Path, port: str) -> Path:
-    config = folder / "table.yaml"
-    config.write_text(f"""kind: table
-serial: {{port: {port}, baud: 115200}}
-profile: {DEFAULT_PROFILE}
-ruleset: {RULESET}
-state: {{database: state.db}}
-api: {{socket: api.sock}}
-timeouts: {{reconnect_backoff_max: 1}}
-game: {{starting_dealer: 0}}
-""")
-    return config
-
-
-class RunProcess:
-    """`mjtable run --config ...`, restartable; ``client`` reaches its control API."""
-
-    def __init__(self, procs: Processes, config: Path) -> None:
-        self.procs, self.config = procs, config
-        self.client = Client(config.parent / "api.sock", timeout=5)
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        self.proc = self.procs.start("run", "--config", str(self.config), name="run")
-
-        def answers():
-            assert self.proc.poll() is None, f"mjtable run exited {self.proc.returncode}: {stderr_of(self.proc)}"
-            try:
-                return self.client.request("status")["state"] not in ("boot", "connecting", "self_test")
-            except ClientError:  # not listening yet, or the previous run's stale socket
-                return False
-        wait_for(answers, "mjtable run to be ready")
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(5)
 
 
 class PlayerLoop:
@@ -225,7 +140,7 @@ def test_game_killed_at_random_points_ends_as_the_clean_run(procs, short_tmp, cl
     requests = hands + sum(len(r["result"].get("riichi", [])) for r in clean_journal[:-1])
     kill_at = set(rng.sample(range(1, requests), KILLS))
 
-    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs)))
+    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs, SEED)))
     controller.start()
     controller.client.request("start")
     assert play_with_kills(controller, PlayerLoop(controller.client, SEED), rng, kill_at) == KILLS
@@ -241,7 +156,7 @@ def test_a_game_whose_end_was_not_recorded_is_finished_at_restart(procs, short_t
         run_game(RULESET, seed=SEED, store=store)
     with sqlite3.connect(database) as db:
         db.execute("UPDATE games SET status = 'active', final = NULL, ended_at = NULL")
-    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs)))
+    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs, SEED)))
     controller.start()
     wait_for(lambda: "final_scores" in controller.client.request("status"), "the game's end")
     assert journal(database) == clean_journal
@@ -252,7 +167,7 @@ def test_a_game_whose_end_was_not_recorded_is_finished_at_restart(procs, short_t
 def test_restart_after_the_table_stopped_for_our_absence_carries_on(procs, short_tmp):
     # A controller down for longer than the table's heartbeat timeout finds the table stopped
     # by its watchdog: it resumes it itself, and the next hand is dealt without an operator.
-    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs)))
+    controller = RunProcess(procs, write_config(short_tmp, start_sim(procs, SEED)))
     controller.start()
     controller.client.request("start")
     wait_for(lambda: _playing(controller.client.request("status")) == 1, "hand 1 in play")
@@ -272,6 +187,16 @@ def test_damaged_database_is_refused_with_a_clear_message(procs, short_tmp):
     err = stderr_of(run)
     assert str(short_tmp / "state.db") in err and "damaged" in err and "Traceback" not in err
     assert not (short_tmp / "api.sock").exists()
+
+
+def test_a_game_whose_rule_set_is_gone_is_refused_with_a_clear_message(procs, short_tmp):
+    rules = R.load_ruleset("wrc")
+    with Store(short_tmp / "state.db") as store:  # started from a rule-set file since removed
+        store.new_game("gone.yaml", dataclasses.asdict(rules), R.new_game(rules).to_dict())
+    run = procs.start("run", "--config", str(write_config(short_tmp, "/dev/null-table")), name="run")
+    assert run.wait(10) == 2
+    err = stderr_of(run)
+    assert "game 1" in err and "'gone.yaml'" in err and "cannot be loaded" in err and "Traceback" not in err
 
 
 def test_missing_config_is_refused_with_a_clear_message(procs, short_tmp):

@@ -172,15 +172,69 @@ def test_pause_holds_the_hand_and_resume_carries_on(in_play):
     assert in_play.request("pause") == {}
     assert in_play.status()["state"] == "paused"
     with unchanged(in_play):
-        for op, args in [("result", {"hand": 1, "result": RON}), ("riichi", {"seat": 0}), ("pause", {}),
-                         ("kan", {})]:
+        for op, args, words in [("riichi", {"seat": 0}, "during play"), ("pause", {}, "while paused"),
+                                ("kan", {}, "during play"), ("retry", {}, "`resume` carries on")]:
             with pytest.raises(RequestError) as refused:
                 in_play.request(op, **args)
-            assert refused.value.code == "not_allowed", op
+            assert refused.value.code == "not_allowed" and words in refused.value.message, op
     assert in_play.request("resume") == {}
     assert in_play.status()["state"] == "playing"
     assert in_play.request("result", hand=1, result=RON) == {"duplicate": False}
     in_play.wait_playing(2)
+
+
+def test_a_result_while_paused_is_settled_and_the_next_hand_waits_for_resume(in_play):
+    in_play.request("pause")
+    assert in_play.status()["waiting_for"] == "result"  # what status says, the result op does
+    assert in_play.request("result", hand=1, result=RON) == {"duplicate": False}  # answered once stored
+    status = in_play.status()
+    assert (status["state"], status["waiting_for"]) == ("paused", "resume")
+    assert status["scores"] == [30000, 35200, 24800, 30000] and status["last_result"]["result"] == RON
+    assert [h["result"] for h in in_play.stored()[0]["hands"]] == [RON]
+    assert in_play.shown()["scores"] == [status["scores"]] * 4
+    assert in_play.request("result", hand=1, result=RON) == {"duplicate": True}
+    assert in_play.call(lambda: in_play.table.firmware.stopped)  # no motion before resume
+    assert in_play.request("resume") == {}
+    assert in_play.wait_playing(2)["scores"] == [30000, 35200, 24800, 30000]
+
+
+def test_riichi_takes_the_bet_off_the_score_at_once_and_settles_it_once(in_play):
+    assert in_play.request("riichi", seat=1) == {}
+    status = in_play.status()
+    assert (status["scores"], status["riichi_sticks"]) == ([30000, 29000, 30000, 30000], 1)
+    assert in_play.shown() == {"scores": [[30000, 29000, 30000, 30000]] * 4, "sticks": 1, "errors": [0] * 5}
+    in_play.request("result", hand=1, result={"kind": "draw", "tenpai": [1]})  # riichi: the declarations
+    status = in_play.wait_playing(2)
+    (hand,) = in_play.stored()[0]["hands"]
+    # Noten payments 3,000: seat 1 gets 3,000 and pays its 1,000 bet once; the stick stays.
+    assert hand["payments"] == [-1000, 2000, -1000, -1000] and hand["riichi_sticks_after"] == 1
+    assert (status["scores"], status["riichi_sticks"]) == (hand["scores"], 1) == ([29000, 32000, 29000, 29000], 1)
+    assert in_play.shown()["scores"] == [hand["scores"]] * 4 and in_play.shown()["sticks"] == 1
+
+
+def test_a_riichi_button_shows_the_bet_as_the_riichi_op_does(in_play):
+    in_play.call(lambda: in_play.table.press_button(2, "riichi"))
+    shown = {"scores": [[30000, 30000, 29000, 30000]] * 4, "sticks": 1, "errors": [0] * 5}
+    wait_for(lambda: in_play.shown() == shown, "the bet on the displays")
+    status = in_play.status()
+    assert (status["hand_in_play"]["riichi"], status["scores"], status["riichi_sticks"]) == \
+        ([2], [30000, 30000, 29000, 30000], 1)
+
+
+def test_a_restart_continues_a_game_with_the_rule_set_it_was_started_with(service_factory):
+    first = service_factory()
+    first.request("start", ruleset="wrc")
+    first.wait_playing(1)
+    first.request("riichi", seat=2)
+    first.stop()
+    again = service_factory(after=first)  # its config names ema-2016
+    status = again.wait_playing(1)
+    assert status["ruleset"] == "wrc" and status["hand_in_play"]["riichi"] == [2]
+    assert again.request("result", hand=1, result=RON) == {"duplicate": False}
+    again.wait_playing(2)
+    assert again.stored()[0]["hands"][0]["ruleset"] == "wrc"
+    again.request("abandon")
+    assert again.request("start")["ruleset"] == "ema-2016"  # the config's rule set for the next game
 
 
 def test_abandon_ends_the_game_and_a_new_one_starts(in_play):

@@ -1,0 +1,93 @@
+"""`mjtable run` and `mjtable sim --pty` as real processes, for tests that drive them the
+way a user does (the console script, a table config, the control socket)."""
+from __future__ import annotations
+
+import select
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from controller.client import Client, ClientError
+from sim.profile import DEFAULT_PROFILE
+
+from service_harness import wait_for
+
+MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+
+
+class Processes:
+    """Child processes of one test; all killed at teardown, whatever happened."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.started: list[subprocess.Popen] = []
+
+    def start(self, *args: str, name: str, **popen) -> subprocess.Popen:
+        stderr = open(self.folder / f"{name}.{len(self.started)}.err", "w")
+        proc = subprocess.Popen([MJTABLE, *args], stderr=stderr, stdin=subprocess.DEVNULL, cwd=self.folder, **popen)
+        stderr.close()
+        proc.stderr_path = stderr.name
+        self.started.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        for proc in reversed(self.started):  # controllers before the table they talk to
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(5)
+            if proc.stdout:
+                proc.stdout.close()
+
+
+def stderr_of(proc) -> str:
+    return Path(proc.stderr_path).read_text()
+
+
+def start_sim(procs: Processes, seed: int) -> str:
+    """`mjtable sim --pty`; the device path it prints."""
+    sim = procs.start("sim", "--pty", "--speed", "2000", "--seed", str(seed), name="sim",
+                      stdout=subprocess.PIPE, text=True)
+    readable, _, _ = select.select([sim.stdout], [], [], 10)
+    assert readable, "mjtable sim printed no device path"
+    path = sim.stdout.readline().strip()
+    assert path.startswith("/dev/"), (path, stderr_of(sim))
+    return path
+
+
+def write_config(folder: Path, port: str, ruleset: str = "ema-2016") -> Path:
+    config = folder / "table.yaml"
+    config.write_text(f"""kind: table
+serial: {{port: {port}, baud: 115200}}
+profile: {DEFAULT_PROFILE}
+ruleset: {ruleset}
+state: {{database: state.db}}
+api: {{socket: api.sock}}
+timeouts: {{reconnect_backoff_max: 1}}
+game: {{starting_dealer: 0}}
+""")
+    return config
+
+
+class RunProcess:
+    """`mjtable run --config ...`, restartable; ``client`` reaches its control API."""
+
+    def __init__(self, procs: Processes, config: Path) -> None:
+        self.procs, self.config = procs, config
+        self.client = Client(config.parent / "api.sock", timeout=5)
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = self.procs.start("run", "--config", str(self.config), name="run")
+
+        def answers():
+            assert self.proc.poll() is None, f"mjtable run exited {self.proc.returncode}: {stderr_of(self.proc)}"
+            try:
+                return self.client.request("status")["state"] not in ("boot", "connecting", "self_test")
+            except ClientError:  # not listening yet, or the previous run's stale socket
+                return False
+        wait_for(answers, "mjtable run to be ready")
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(5)
