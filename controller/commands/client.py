@@ -88,8 +88,9 @@ def _add_winner_options(parser: argparse.ArgumentParser, discard_win: bool) -> N
 
 
 def _add_riichi_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--riichi", type=_seat, nargs="+", action="extend", default=[], metavar="SEAT",
-                        help="seats that declared riichi in this hand")
+    parser.add_argument("--riichi", type=_seat, nargs="*", action="extend", metavar="SEAT",
+                        help="seats that declared riichi in this hand (none given: nobody), replacing the "
+                             "declarations the controller holds (default: those made with `mjtable riichi`)")
 
 
 def _add_result_arguments(parser: argparse.ArgumentParser) -> None:
@@ -137,14 +138,16 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
 def _result_object(args: argparse.Namespace) -> dict:
     if args.kind == "chombo":
         return {"kind": "chombo", "offender": args.offender}
-    if args.kind == "draw":
-        return {"kind": "draw", "tenpai": args.tenpai, "riichi": args.riichi}
     if args.kind == "tsumo" and len(args.winners) != 1:
         raise CommandError("a tsumo has exactly one --winner")
-    result = {"kind": args.kind, "winners": args.winners, "riichi": args.riichi}
-    if args.kind == "ron":
-        result = {"kind": "ron", "discarder": args.discarder, **result}
-    return result
+    if args.kind == "draw":
+        result = {"kind": "draw", "tenpai": args.tenpai}
+    elif args.kind == "ron":
+        result = {"kind": "ron", "discarder": args.discarder, "winners": args.winners}
+    else:
+        result = {"kind": "tsumo", "winners": args.winners}
+    # without --riichi the controller uses the declarations it was given (`mjtable riichi`)
+    return result if args.riichi is None else {**result, "riichi": args.riichi}
 
 
 def _hand_in_play(client: Client) -> int:

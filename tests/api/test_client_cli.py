@@ -21,11 +21,12 @@ def cli(served, *argv):
      {"kind": "ron", "discarder": 0, "winners": [{"seat": 1, "han": 3, "fu": 40}, {"seat": 3, "yakuman": 1}],
       "riichi": [1, 3]}),
     (["ron", "--discarder", "2", "--winner", "1", "--points", "30", "--responsible", "none"],
-     {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "points": 30, "responsible": None}], "riichi": []}),
+     {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "points": 30, "responsible": None}]}),
     (["tsumo", "--winner", "1", "--han", "4", "--fu", "30"],
-     {"kind": "tsumo", "winners": [{"seat": 1, "han": 4, "fu": 30}], "riichi": []}),
+     {"kind": "tsumo", "winners": [{"seat": 1, "han": 4, "fu": 30}]}),
     (["draw", "--tenpai", "0", "3", "--riichi", "0"], {"kind": "draw", "tenpai": [0, 3], "riichi": [0]}),
-    (["draw", "--tenpai"], {"kind": "draw", "tenpai": [], "riichi": []}),
+    (["draw", "--tenpai"], {"kind": "draw", "tenpai": []}),  # riichi: the controller's declarations
+    (["draw", "--tenpai", "1", "--riichi"], {"kind": "draw", "tenpai": [1], "riichi": []}),
     (["chombo", "--offender", "3"], {"kind": "chombo", "offender": 3}),
 ])
 def test_result_is_sent_for_the_hand_in_play(served, capsys, argv, result):
