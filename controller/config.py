@@ -3,9 +3,13 @@
 Relative paths are taken from the config file's folder, so a config directory can be moved
 as a whole. The rule set it names is loaded and validated with it: one ConfigError lists
 the problems of both files.
+
+Every command finds the table config the same way (``find_table_config``), so `mjtable run`
+and the client commands agree on the control socket and the database without being told.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +18,11 @@ from yaml.nodes import MappingNode, ScalarNode
 
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
+from mjtable_config import CONFIG_DIR
+
+CONFIG_VARIABLE = "MJTABLE_CONFIG"
+SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
+SHIPPED_CONFIG = CONFIG_DIR / "table.yaml"
 
 # pyserial URL handlers (serial_for_url), a device path, or a Windows COM port
 PORT_SCHEMES = ("socket", "rfc2217", "loop", "spy", "alt", "hwgrep", "cp2110")
@@ -65,6 +74,16 @@ class TableConfig:
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
                 f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}")
+
+
+def find_table_config(given: str | Path | None = None) -> Path:
+    """The table config to use: ``given`` (--config), else $MJTABLE_CONFIG, else
+    /etc/mjtable/table.yaml when it exists, else the shipped config/table.yaml."""
+    if given:
+        return Path(given)
+    if os.environ.get(CONFIG_VARIABLE):
+        return Path(os.environ[CONFIG_VARIABLE])
+    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else SHIPPED_CONFIG
 
 
 def _resolve(base: Path, text: str) -> Path:
@@ -122,4 +141,4 @@ def load_table_config(path: str | Path) -> TableConfig:
     )
 
 
-__all__ = ["ConfigError", "Issue", "TableConfig", "load_table_config"]
+__all__ = ["ConfigError", "Issue", "TableConfig", "find_table_config", "load_table_config"]

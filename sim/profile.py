@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from mjtable_config import CONFIG_DIR
 from sim import strict_yaml
 from sim.strict_yaml import Choice, ConfigError, Optional
 from sim.tiles import SET_SIZES
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
 WIND_MARKER_KINDS = ("none", "lamp", "motorised")  # wire value = index
 _NAME_BYTES = 31  # what a 64-byte identity frame leaves for the model and firmware names

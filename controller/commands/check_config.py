@@ -16,7 +16,7 @@ from controller.config import load_table_config
 from controller.rules.ruleset import load_ruleset
 from controller.schema import ConfigError, Context, compose, read_text
 
-HELP = "Check a table config, a rule set or a table hardware profile and print every problem."
+HELP = "check a table config, a rule set or a table hardware profile and print every problem"
 
 # top-level keys only one kind of file has
 _HINTS = {

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from math import lcm
 from pathlib import Path
 
-import controller
 from controller.schema import (AnyOf, Bool, ConfigError, Context, Field, Int, Issue, List, Map, Nullable, Str,
                                Variant, validate_file, validate_text)
+from mjtable_config import CONFIG_DIR
 
-PRESETS_DIR = Path(controller.__file__).resolve().parent.parent / "config" / "rulesets"
+PRESETS_DIR = CONFIG_DIR / "rulesets"
 WINDS = ("E", "S", "W", "N")
 SEATS = 4  # physical sides of a table; a 3-player set leaves one empty
 

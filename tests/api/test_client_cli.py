@@ -78,7 +78,9 @@ def test_commands_send_their_op(served, capsys, argv, call):
 def test_status_is_readable_and_json_is_raw(served, capsys):
     assert cli(served, "status") == 0
     out = capsys.readouterr().out
-    assert "state: playing" in out and "scores: 25000 24000 26000 25000" in out and "  label: E3" in out
+    assert out.startswith("state: playing\n") and "hand in play: E3 (seq 7) · dice 3+5 · riichi 1" in out
+    assert [line.split()[-1] for line in out.splitlines() if line.startswith("  seat ")] == \
+        ["25000", "24000", "26000", "25000"]
     assert cli(served, "status", "--json") == 0
     assert json.loads(capsys.readouterr().out) == {"ok": True, **STATUS}
 
