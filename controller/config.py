@@ -18,7 +18,7 @@ from yaml.nodes import MappingNode, ScalarNode
 
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
-from mjtable_config import CONFIG_DIR
+from mjtable_config import CONFIG_DIR, named_file, shipped_names
 
 CONFIG_VARIABLE = "MJTABLE_CONFIG"
 SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
@@ -43,7 +43,7 @@ class Port(Str):
 TABLE = Map({
     "kind": Field(Str(("table",)), False, "table"),
     "serial": Map({"port": Port(), "baud": Int(300, 4_000_000)}),
-    "profile": Str(what="a path to a table hardware profile YAML"),
+    "profile": Str(what="a shipped table profile's name or a path to a table hardware profile YAML"),
     "ruleset": Str(what="a rule-set preset name or a path to a rule-set YAML"),
     "display": Field(Map({"mode": Str(("difference", "rank"))}), False, {"mode": "difference"}),
     "state": Map({"database": Str(what="a file path")}),
@@ -101,9 +101,10 @@ def _top_strings(node) -> dict[str, str]:
 
 def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | None:
     """The profile must exist; the rule set must load (its own issues are kept)."""
-    if "profile" in refs and not _resolve(base, refs["profile"]).is_file():
-        ctx.error(("profile",), f"{refs['profile']!r}: no such file ({_resolve(base, refs['profile'])}); "
-                  "allowed: a path to a table profile, relative to this file's folder")
+    if "profile" in refs and not named_file("tables", refs["profile"], base).is_file():
+        ctx.error(("profile",), f"{refs['profile']!r}: no such file ({named_file('tables', refs['profile'], base)}); "
+                  f"allowed: a shipped profile ({', '.join(shipped_names('tables'))}) or a path to a table "
+                  "profile, relative to this file's folder")
     if "ruleset" not in refs:
         return None
     try:
@@ -134,7 +135,8 @@ def load_table_config(path: str | Path) -> TableConfig:
         raise ConfigError(ctx.issues)
     base = path.parent
     return TableConfig(
-        path=path, port=data["serial"]["port"], baud=data["serial"]["baud"], profile=_resolve(base, data["profile"]),
+        path=path, port=data["serial"]["port"], baud=data["serial"]["baud"],
+        profile=named_file("tables", data["profile"], base),
         ruleset=rules, ruleset_ref=data["ruleset"], display_mode=data["display"]["mode"],
         database=_resolve(base, data["state"]["database"]), socket=_resolve(base, data["api"]["socket"]),
         starting_dealer=data["game"]["starting_dealer"], **data["timeouts"],

@@ -21,7 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal; prints its path")
     where.add_argument("--tcp", metavar="HOST:PORT", help="serve on TCP (socket://HOST:PORT for pyserial)")
-    parser.add_argument("--profile", default=str(DEFAULT_PROFILE), help="table hardware profile YAML")
+    parser.add_argument("--profile", default=str(DEFAULT_PROFILE),
+                        help="table hardware profile: a shipped one's name (four-port, basic, ...) or a YAML file")
     parser.add_argument("--seed", type=int, default=0, help="seed for tiles, dice, boot ids and line noise")
     parser.add_argument("--speed", type=float, default=1.0, help="mechanical time runs this many times faster")
     parser.add_argument("--trace", metavar="FILE", help="write the hardware trace (JSON lines)")
