@@ -143,4 +143,27 @@ def load_table_config(path: str | Path) -> TableConfig:
     )
 
 
-__all__ = ["ConfigError", "Issue", "TableConfig", "find_table_config", "load_table_config"]
+def unplayable(config: TableConfig) -> list[str]:
+    """Why the table the config's profile describes cannot play its rule set (nothing: it can).
+
+    Only what the rule set truly needs from the hardware: the tiles and walls the table builds,
+    its seats and its dice; a missing display or dora flipper is worked around at the table."""
+    from sim.profile import load_profile  # lazily: only check-config reads the profile
+    try:
+        table = load_profile(config.profile)
+    except ValueError as exc:  # the profile loader's ConfigError; its message names the file
+        return [str(exc)]
+    rules, gaps = config.ruleset, []
+    walls = "-".join(map(str, table.stacks)), "-".join(map(str, rules.stacks_per_side))
+    if table.tiles != rules.tiles:
+        gaps.append(f"it builds {table.tiles} tiles, {rules.name} plays with {rules.tiles}")
+    elif walls[0] != walls[1]:
+        gaps.append(f"its walls are {walls[0]} stacks, {rules.name} needs {walls[1]}")
+    if table.players < rules.players:
+        gaps.append(f"it seats {table.players} players, {rules.name} needs {rules.players}")
+    if table.dice < rules.dice.per_throw:
+        gaps.append(f"it throws {table.dice} dice at a time, {rules.name} needs {rules.dice.per_throw}")
+    return [f"{config.path}: the table profile {config.profile.name} ({table.model}) cannot play the rule set "
+            f"{rules.name}: {gap}" for gap in gaps]
+
+__all__ = ["ConfigError", "Issue", "TableConfig", "find_table_config", "load_table_config", "unplayable"]

@@ -12,7 +12,7 @@ from typing import Callable
 
 from yaml.nodes import MappingNode
 
-from controller.config import load_table_config
+from controller.config import load_table_config, unplayable
 from controller.rules.ruleset import load_ruleset
 from controller.schema import ConfigError, Context, compose, read_text
 
@@ -71,9 +71,17 @@ def _check_profile(path: Path) -> str:
     return f"table profile {path.name}: {getattr(profile, 'model', '?')}, {getattr(profile, 'tiles', '?')} tiles"
 
 
+def _check_table(path: Path) -> str:
+    config = load_table_config(path)
+    problems = unplayable(config)
+    if problems:
+        raise _Reported("\n".join(problems))
+    return config.summary()
+
+
 _CHECKERS: dict[str, Callable[[Path], str]] = {
     "ruleset": lambda p: load_ruleset(p).summary(),
-    "table": lambda p: load_table_config(p).summary(),
+    "table": _check_table,
     "table-profile": _check_profile,
 }
 
