@@ -194,8 +194,8 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         print(json.dumps({"ok": True, **reply}))
-    elif args.command == "status":
-        print(describe_status(reply, verbose=args.verbose))
+    elif "state" in reply:  # status, and the replies that carry the state (start)
+        print(describe_status(reply, verbose=getattr(args, "verbose", False)))
     else:
         print(describe(reply))
     return 0

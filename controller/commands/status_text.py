@@ -53,10 +53,17 @@ def _hand_line(hand: dict) -> str:
 def _last_result_line(record: dict) -> str:
     result = dict(record.get("result") or {})
     kind = result.pop("kind", "?")
-    details = ", ".join(f"{key} {_text(value)}" for key, value in result.items())
-    payments = " ".join(f"{p:+d}" if isinstance(p, int) else str(p) for p in record.get("payments", []))
+    winners = [_winner(w) for w in result.pop("winners", [])]
+    details = ", ".join(winners + [f"{key} {_text(value)}" for key, value in result.items()])
+    payments = " ".join(f"{p:+d}" if isinstance(p, int) and p else str(p) for p in record.get("payments", []))
     return f"last result: {record.get('hand', '-')} {kind}" + (f" ({details})" if details else "") + \
         f" · payments {payments or '-'} · riichi sticks after {record.get('riichi_sticks_after', 0)}"
+
+
+def _winner(win: dict) -> str:
+    """``winner 1: 3 han 40 fu`` (or points, yakuman, responsible) from a result's winner."""
+    figures = " ".join(f"{_text(value)} {key}" for key, value in win.items() if key != "seat")
+    return f"winner {win.get('seat', '?')}" + (f": {figures}" if figures else "")
 
 
 def _wind(index) -> str:

@@ -140,3 +140,19 @@ def test_socket_path_from_the_table_config(served, short_tmp, capsys):
     config.write_text(config.read_text().replace("baud: 115200", "baud: fast"))
     assert main(["kan", "--config", str(config)]) == 1
     assert "baud" in capsys.readouterr().err and served.handler.calls == [("kan", {})]
+
+
+def test_status_gives_three_player_winds_and_the_last_result_in_words():
+    from controller.commands.status_text import describe_status
+    status = {"state": "playing", "ruleset": "sanma", "players": 3, "fault": None, "waiting_for": "result",
+              "scores": [33000, 37000, 35000, 0], "dealer": 1, "honba": 1, "riichi_sticks": 0, "round_wind": 1,
+              "hand": "S2", "hands_played": 5,
+              "last_result": {"hand": "S1", "result": {"kind": "ron", "discarder": 0, "riichi": [1],
+                                                       "winners": [{"seat": 1, "han": 2, "fu": 30}]},
+                              "payments": [-2000, 2000, 0, 0], "riichi_sticks_after": 0}}
+    lines = describe_status(status).splitlines()
+    assert lines[3] == "round: South · hand S2 · honba 1 · riichi sticks 0 · hands played 5"
+    assert [line.split() for line in lines[4:7]] == [["seat", "0", "West", "33000"], ["seat", "1", "East", "37000",
+                                                     "dealer"], ["seat", "2", "South", "35000"]]
+    assert lines[7] == "last result: S1 ron (winner 1: 2 han 30 fu, discarder 0, riichi 1) · payments -2000 +2000 0 0" \
+                       " · riichi sticks after 0"
