@@ -1,7 +1,8 @@
-"""`mjtable check-config FILE`: validate a table config, a rule set or a table profile.
+"""`mjtable check-config [FILE]`: validate a table config, a rule set or a table profile.
 
-Which kind of file it is comes from its ``kind:`` key, else from its top-level keys. Valid:
-a one-line summary and exit 0. Invalid: every problem, one per line, and exit 2.
+Without FILE, the table config `mjtable run` would use. Which kind of file it is comes from
+its ``kind:`` key, else from its top-level keys. Valid: a one-line summary and exit 0.
+Invalid: every problem, one per line, and exit 2.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Callable
 
 from yaml.nodes import MappingNode
 
-from controller.config import load_table_config, unplayable
+from controller.config import find_table_config, load_table_config, unplayable
 from controller.rules.ruleset import load_ruleset
 from controller.schema import ConfigError, Context, compose, read_text
 
@@ -27,7 +28,10 @@ _HINTS = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a YAML file: table config, rule set or table profile")
+    parser.add_argument("file", type=Path, nargs="?",
+                        help="a YAML file: table config, rule set or table profile (default: the table config "
+                             "`mjtable run` uses: $MJTABLE_CONFIG, else /etc/mjtable/table.yaml if it exists, "
+                             "else the shipped config/table.yaml)")
 
 
 def file_kind(path: Path) -> str:
@@ -87,7 +91,7 @@ _CHECKERS: dict[str, Callable[[Path], str]] = {
 
 
 def run(args: argparse.Namespace) -> int:
-    path: Path = args.file
+    path: Path = find_table_config(args.file)
     try:
         kind = file_kind(path)
         print(f"ok: {_CHECKERS[kind](path)}")
