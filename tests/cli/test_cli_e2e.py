@@ -138,3 +138,10 @@ def test_sim_refuses_a_rate_outside_0_to_1(short_tmp, option, value):
     done = mjtable("sim", "--pty", option, value, cwd=short_tmp, check=False)
     assert done.returncode == 2
     assert f"argument {option}: a rate is a fraction from 0 to 1" in done.stderr
+
+
+def test_sim_takes_a_shipped_profile_by_name_and_lists_them_for_another(short_tmp):
+    done = mjtable("sim", "--pty", "--profile", "six-port", cwd=short_tmp, check=False)
+    assert done.returncode == 2
+    assert done.stderr == "mjtable sim: no table profile named 'six-port'; allowed: basic, four-port, mcr-144, " \
+                          "sanma-108 or a path to a YAML file\n"
