@@ -63,7 +63,7 @@ async def serve(config) -> int:
     from controller.controller import Controller, Settings
     from controller.sd_notify import Notifier
     from controller.service import Service
-    from controller.store import Store
+    from controller.store import Store, StoreError
     from firmware_protocol.transport import SerialTransport
 
     log = logging.getLogger("mjtable.run")
@@ -71,7 +71,11 @@ async def serve(config) -> int:
     # the client commands find these through the same config (controller.config.find_table_config)
     log.info("config %s; database %s; control socket %s", config.path.resolve(), config.database.resolve(),
              config.socket.resolve())
-    config.database.parent.mkdir(parents=True, exist_ok=True)  # a fresh install has no state folder yet
+    try:
+        config.database.parent.mkdir(parents=True, exist_ok=True)  # a fresh install has no state folder yet
+    except OSError as exc:
+        raise StoreError(f"cannot make the folder of state.database {config.database}: {exc.strerror or exc} "
+                         f"(set state.database in {config.path})") from None
     store = Store(config.database)
     loop = asyncio.get_running_loop()
 

@@ -145,3 +145,14 @@ def test_sim_takes_a_shipped_profile_by_name_and_lists_them_for_another(short_tm
     assert done.returncode == 2
     assert done.stderr == "mjtable sim: no table profile named 'six-port'; allowed: basic, four-port, mcr-144, " \
                           "sanma-108 or a path to a YAML file\n"
+
+
+def test_run_says_when_it_cannot_make_the_state_folder(short_tmp):
+    (short_tmp / "taken").write_text("a file, not a folder")
+    (short_tmp / "table.yaml").write_text("kind: table\nserial: {port: /dev/null, baud: 115200}\nprofile: four-port\n"
+                                          "ruleset: ema-2016\nstate: {database: taken/state.db}\n"
+                                          "api: {socket: api.sock}\n")
+    done = mjtable("run", "--config", "table.yaml", cwd=short_tmp, check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.splitlines()[-1].startswith("mjtable run: cannot make the folder of state.database "
+                                                   "taken/state.db: ")
