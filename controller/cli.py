@@ -1,8 +1,9 @@
 """The `mjtable` command: one subcommand per module, imported only when used.
 
 Each command module provides ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args) -> int`` (the exit status). Importing lazily keeps start-up fast and lets
-each part of the product own its command.
+``run(args) -> int`` (the exit status); a module serving several commands gives ``HELP``
+as a dict by command name and ``add_arguments_for(parser, name)``. Importing lazily keeps
+start-up fast and lets each part of the product own its command.
 """
 from __future__ import annotations
 
@@ -30,6 +31,14 @@ COMMANDS: dict[str, str] = {
 }
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("mjtable")
+    except PackageNotFoundError:  # run from a tree that was never installed
+        return "(not installed)"
+
+
 def _load(name: str):
     try:
         return importlib.import_module(COMMANDS[name])
@@ -41,6 +50,7 @@ def _load(name: str):
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mjtable", description="Open controller for automatic mahjong tables.")
+    parser.add_argument("--version", action="version", version=f"mjtable {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name in COMMANDS:
@@ -49,7 +59,8 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
             if module is None:
                 sub.add_parser(name, help="(not built yet)")
                 continue
-            p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+            help_ = module.HELP[name] if isinstance(module.HELP, dict) else module.HELP
+            p = sub.add_parser(name, help=help_, description=help_[:1].upper() + help_[1:] + ".")
             add = getattr(module, "add_arguments_for", None)
             (add(p, name) if add else module.add_arguments(p))
         else:

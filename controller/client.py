@@ -10,8 +10,6 @@ import socket
 from pathlib import Path
 from typing import Any, Iterator
 
-DEFAULT_SOCKET = "var/mjtable.sock"
-
 
 class ClientError(Exception):
     """The controller cannot be reached or answered nonsense."""
@@ -27,7 +25,7 @@ class RequestError(ClientError):
 
 
 class Client:
-    def __init__(self, path: str | Path = DEFAULT_SOCKET, timeout: float | None = 10.0) -> None:
+    def __init__(self, path: str | Path, timeout: float | None = 10.0) -> None:
         self.path = Path(path)
         self.timeout = timeout
 
@@ -56,7 +54,7 @@ class Client:
             sock.connect(str(self.path))
         except (FileNotFoundError, ConnectionRefusedError):
             sock.close()
-            raise ClientError(f"no controller is running at {self.path} (start one with `mjtable run --config FILE`)") from None
+            raise ClientError(f"no controller is running at {self.path} (start one with `mjtable run`)") from None
         except PermissionError:
             sock.close()
             raise ClientError(f"no permission to use {self.path}: join the group that owns it") from None

@@ -3,9 +3,13 @@
 Relative paths are taken from the config file's folder, so a config directory can be moved
 as a whole. The rule set it names is loaded and validated with it: one ConfigError lists
 the problems of both files.
+
+Every command finds the table config the same way (``find_table_config``), so `mjtable run`
+and the client commands agree on the control socket and the database without being told.
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +18,11 @@ from yaml.nodes import MappingNode, ScalarNode
 
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
+from mjtable_config import CONFIG_DIR, named_file, shipped_names
+
+CONFIG_VARIABLE = "MJTABLE_CONFIG"
+SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
+SHIPPED_CONFIG = CONFIG_DIR / "table.yaml"
 
 # pyserial URL handlers (serial_for_url), a device path, or a Windows COM port
 PORT_SCHEMES = ("socket", "rfc2217", "loop", "spy", "alt", "hwgrep", "cp2110")
@@ -34,7 +43,7 @@ class Port(Str):
 TABLE = Map({
     "kind": Field(Str(("table",)), False, "table"),
     "serial": Map({"port": Port(), "baud": Int(300, 4_000_000)}),
-    "profile": Str(what="a path to a table hardware profile YAML"),
+    "profile": Str(what="a shipped table profile's name or a path to a table hardware profile YAML"),
     "ruleset": Str(what="a rule-set preset name or a path to a rule-set YAML"),
     "display": Field(Map({"mode": Str(("difference", "rank"))}), False, {"mode": "difference"}),
     "state": Map({"database": Str(what="a file path")}),
@@ -67,6 +76,16 @@ class TableConfig:
                 f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}")
 
 
+def find_table_config(given: str | Path | None = None) -> Path:
+    """The table config to use: ``given`` (--config), else $MJTABLE_CONFIG, else
+    /etc/mjtable/table.yaml when it exists, else the shipped config/table.yaml."""
+    if given:
+        return Path(given)
+    if os.environ.get(CONFIG_VARIABLE):
+        return Path(os.environ[CONFIG_VARIABLE])
+    return SYSTEM_CONFIG if SYSTEM_CONFIG.is_file() else SHIPPED_CONFIG
+
+
 def _resolve(base: Path, text: str) -> Path:
     path = Path(text).expanduser()
     return path if path.is_absolute() else base / path
@@ -82,9 +101,10 @@ def _top_strings(node) -> dict[str, str]:
 
 def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | None:
     """The profile must exist; the rule set must load (its own issues are kept)."""
-    if "profile" in refs and not _resolve(base, refs["profile"]).is_file():
-        ctx.error(("profile",), f"{refs['profile']!r}: no such file ({_resolve(base, refs['profile'])}); "
-                  "allowed: a path to a table profile, relative to this file's folder")
+    if "profile" in refs and not named_file("tables", refs["profile"], base).is_file():
+        ctx.error(("profile",), f"{refs['profile']!r}: no such file ({named_file('tables', refs['profile'], base)}); "
+                  f"allowed: a shipped profile ({', '.join(shipped_names('tables'))}) or a path to a table "
+                  "profile, relative to this file's folder")
     if "ruleset" not in refs:
         return None
     try:
@@ -115,11 +135,35 @@ def load_table_config(path: str | Path) -> TableConfig:
         raise ConfigError(ctx.issues)
     base = path.parent
     return TableConfig(
-        path=path, port=data["serial"]["port"], baud=data["serial"]["baud"], profile=_resolve(base, data["profile"]),
+        path=path, port=data["serial"]["port"], baud=data["serial"]["baud"],
+        profile=named_file("tables", data["profile"], base),
         ruleset=rules, ruleset_ref=data["ruleset"], display_mode=data["display"]["mode"],
         database=_resolve(base, data["state"]["database"]), socket=_resolve(base, data["api"]["socket"]),
         starting_dealer=data["game"]["starting_dealer"], **data["timeouts"],
     )
 
 
-__all__ = ["ConfigError", "Issue", "TableConfig", "load_table_config"]
+def unplayable(config: TableConfig) -> list[str]:
+    """Why the table the config's profile describes cannot play its rule set (nothing: it can).
+
+    Only what the rule set truly needs from the hardware: the tiles and walls the table builds,
+    its seats and its dice; a missing display or dora flipper is worked around at the table."""
+    from sim.profile import load_profile  # lazily: only check-config reads the profile
+    try:
+        table = load_profile(config.profile)
+    except ValueError as exc:  # the profile loader's ConfigError; its message names the file
+        return [str(exc)]
+    rules, gaps = config.ruleset, []
+    walls = "-".join(map(str, table.stacks)), "-".join(map(str, rules.stacks_per_side))
+    if table.tiles != rules.tiles:
+        gaps.append(f"it builds {table.tiles} tiles, {rules.name} plays with {rules.tiles}")
+    elif walls[0] != walls[1]:
+        gaps.append(f"its walls are {walls[0]} stacks, {rules.name} needs {walls[1]}")
+    if table.players < rules.players:
+        gaps.append(f"it seats {table.players} players, {rules.name} needs {rules.players}")
+    if table.dice < rules.dice.per_throw:
+        gaps.append(f"it throws {table.dice} dice at a time, {rules.name} needs {rules.dice.per_throw}")
+    return [f"{config.path}: the table profile {config.profile.name} ({table.model}) cannot play the rule set "
+            f"{rules.name}: {gap}" for gap in gaps]
+
+__all__ = ["ConfigError", "Issue", "TableConfig", "find_table_config", "load_table_config", "unplayable"]

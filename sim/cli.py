@@ -21,16 +21,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal; prints its path")
     where.add_argument("--tcp", metavar="HOST:PORT", help="serve on TCP (socket://HOST:PORT for pyserial)")
-    parser.add_argument("--profile", default=str(DEFAULT_PROFILE), help="table hardware profile YAML")
+    parser.add_argument("--profile", default=str(DEFAULT_PROFILE),
+                        help="table hardware profile: a shipped one's name (four-port, basic, ...) or a YAML file")
     parser.add_argument("--seed", type=int, default=0, help="seed for tiles, dice, boot ids and line noise")
     parser.add_argument("--speed", type=float, default=1.0, help="mechanical time runs this many times faster")
     parser.add_argument("--trace", metavar="FILE", help="write the hardware trace (JSON lines)")
     parser.add_argument("--faults", metavar="FILE", help="fault scenario YAML (see sim/faults.py)")
-    parser.add_argument("--corrupt", type=float, metavar="RATE", help="corrupt this fraction of line bytes")
-    parser.add_argument("--drop", type=float, metavar="RATE", help="drop this fraction of line writes")
+    parser.add_argument("--corrupt", type=_rate, metavar="RATE", help="corrupt this fraction (0-1) of line bytes")
+    parser.add_argument("--drop", type=_rate, metavar="RATE", help="drop this fraction (0-1) of line writes")
     parser.add_argument("--reset-after", type=int, metavar="N", action="append", default=[],
                         help="reset the MCU after the Nth command (repeatable)")
     parser.add_argument("--no-watchdog", action="store_true", help="never stop for a silent host (manual use)")
+
+
+def _rate(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = -1.0
+    if not 0.0 <= rate <= 1.0:  # also refuses nan
+        raise argparse.ArgumentTypeError(f"a rate is a fraction from 0 to 1 (0.01 = 1 %), not {text!r}")
+    return rate
 
 
 def run(args: argparse.Namespace) -> int:

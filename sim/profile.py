@@ -1,6 +1,7 @@
 """A table's hardware profile: what it has (reported by `identify`) and how long it takes.
 
-Profiles live in ``config/tables/*.yaml``; see four-port.yaml for a commented example.
+Profiles live in ``config/tables/*.yaml``; see four-port.yaml for a commented example. A
+shipped profile is named by its file's stem (``four-port``), any other by its path.
 """
 from __future__ import annotations
 
@@ -8,11 +9,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_protocol.catalog import WIND_MARKER_KINDS
+from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from sim import strict_yaml
 from sim.strict_yaml import Choice, ConfigError, Optional
 from sim.tiles import SET_SIZES
 
-CONFIG_DIR = Path(__file__).resolve().parent.parent / "config"
 DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
 _NAME_BYTES = 31  # what a 64-byte identity frame leaves for the model and firmware names
 
@@ -72,7 +73,19 @@ _SCHEMA = {
 }
 
 
+def find_profile(name_or_path: str | Path, base: Path | None = None) -> Path:
+    """A shipped profile's name (config/tables/<name>.yaml) or a path (relative to ``base``);
+    raises ConfigError for a name that is not shipped."""
+    path = named_file("tables", name_or_path, base)
+    if path.parent == CONFIG_DIR / "tables" and not path.is_file():
+        raise ConfigError(f"no table profile named {str(name_or_path)!r}; allowed: "
+                          f"{', '.join(shipped_names('tables'))} or a path to a YAML file")
+    return path
+
+
 def load_profile(path: str | Path) -> Profile:
+    """Load and check a profile: a shipped profile's name or a path."""
+    path = find_profile(path)
     data = strict_yaml.load(path, _SCHEMA)
     profile = Profile(
         **{k: v for k, v in data.items() if k not in ("link", "timings", "stacks")},

@@ -1,7 +1,8 @@
-"""`mjtable check-config FILE`: validate a table config, a rule set or a table profile.
+"""`mjtable check-config [FILE]`: validate a table config, a rule set or a table profile.
 
-Which kind of file it is comes from its ``kind:`` key, else from its top-level keys. Valid:
-a one-line summary and exit 0. Invalid: every problem, one per line, and exit 2.
+Without FILE, the table config `mjtable run` would use. Which kind of file it is comes from
+its ``kind:`` key, else from its top-level keys. Valid: a one-line summary and exit 0.
+Invalid: every problem, one per line, and exit 2.
 """
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ from typing import Callable
 
 from yaml.nodes import MappingNode
 
-from controller.config import load_table_config
+from controller.config import find_table_config, load_table_config, unplayable
 from controller.rules.ruleset import load_ruleset
 from controller.schema import ConfigError, Context, compose, read_text
 
-HELP = "Check a table config, a rule set or a table hardware profile and print every problem."
+HELP = "check a table config, a rule set or a table hardware profile and print every problem"
 
 # top-level keys only one kind of file has
 _HINTS = {
@@ -27,7 +28,10 @@ _HINTS = {
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="a YAML file: table config, rule set or table profile")
+    parser.add_argument("file", type=Path, nargs="?",
+                        help="a YAML file: table config, rule set or table profile (default: the table config "
+                             "`mjtable run` uses: $MJTABLE_CONFIG, else /etc/mjtable/table.yaml if it exists, "
+                             "else the shipped config/table.yaml)")
 
 
 def file_kind(path: Path) -> str:
@@ -71,15 +75,23 @@ def _check_profile(path: Path) -> str:
     return f"table profile {path.name}: {getattr(profile, 'model', '?')}, {getattr(profile, 'tiles', '?')} tiles"
 
 
+def _check_table(path: Path) -> str:
+    config = load_table_config(path)
+    problems = unplayable(config)
+    if problems:
+        raise _Reported("\n".join(problems))
+    return config.summary()
+
+
 _CHECKERS: dict[str, Callable[[Path], str]] = {
     "ruleset": lambda p: load_ruleset(p).summary(),
-    "table": lambda p: load_table_config(p).summary(),
+    "table": _check_table,
     "table-profile": _check_profile,
 }
 
 
 def run(args: argparse.Namespace) -> int:
-    path: Path = args.file
+    path: Path = find_table_config(args.file)
     try:
         kind = file_kind(path)
         print(f"ok: {_CHECKERS[kind](path)}")

@@ -12,9 +12,8 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-from controller.commands.client import DEFAULT_DATABASE, CommandError, setting_from_config
+from controller.commands.client import CommandError, add_database_options, database_path
 from controller.store import Store, StoreError
 
 HELP = "check every page of the state database for damage (exit 0 sound, 2 damaged or unusable)"
@@ -23,14 +22,12 @@ MIB = 1024 * 1024
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--config", metavar="FILE", help="table config naming the state database")
-    where.add_argument("--db", metavar="PATH", help=f"state database file (default {DEFAULT_DATABASE})")
+    add_database_options(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        path = Path(args.db or (setting_from_config(args.config, "database") if args.config else DEFAULT_DATABASE))
+        path = database_path(args)
         with Store(path, create=False) as store:
             label = f"checking {path} ({path.stat().st_size / MIB:.1f} MB)"
             with _progress(label) as tick:

@@ -8,37 +8,54 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from controller.client import DEFAULT_SOCKET, Client, ClientError, RequestError
+from pathlib import Path
 
-HELP = "send a request to the running controller (see docs/API.md)"
-DEFAULT_DATABASE = "var/mjtable.db"
+from controller.client import Client, ClientError, RequestError
+from controller.commands.status_text import describe_status
 
-DESCRIPTIONS = {
-    "status": "Show the running controller's state: game, hand, scores, faults.",
-    "start": "Start a new game.",
-    "result": "Enter the result of the hand in play.",
-    "riichi": "Declare riichi for a seat (the table takes its stick).",
-    "kan": "Announce a kan (the table reveals the next dora indicator).",
-    "pause": "Pause the table (motion stops, nothing is lost).",
-    "resume": "Resume after a pause.",
-    "retry": "Retry the operation that faulted.",
-    "abandon": "Abandon the game in play (its hands stay in the journal).",
+
+# one line per command (this module serves several; see controller/cli.py)
+HELP = {
+    "status": "show the running controller's state: round, seats and scores, hand, faults",
+    "start": "start a new game",
+    "result": "enter the result of the hand in play",
+    "riichi": "declare riichi for a seat (its 1,000 goes on the table)",
+    "kan": "announce a kan (the table reveals the next dora indicator)",
+    "pause": "pause the table (motion stops, nothing is lost)",
+    "resume": "resume after a pause",
+    "retry": "retry the operation that faulted",
+    "abandon": "abandon the game in play (its hands stay in the journal)",
 }
+
+CONFIG_HELP = ("table config (default $MJTABLE_CONFIG, else /etc/mjtable/table.yaml if it exists, "
+               "else the shipped config/table.yaml)")
+
 
 class CommandError(Exception):
     """A problem the user fixes from the message alone."""
 
 
-def setting_from_config(config_file: str, name: str) -> str:
-    """A path the table config sets: ``socket`` (api.socket) or ``database`` (state.database)."""
-    try:  # lazily: the config loader (rules, YAML) is not needed with --socket / --db
-        from controller.config import ConfigError, load_table_config
-    except ImportError:
-        raise CommandError("reading --config is not available in this build; give the path directly") from None
+def path_from_config(config_file: str | None, name: str) -> tuple[Path, Path]:
+    """``socket`` (api.socket) or ``database`` (state.database) of the table config that
+    `mjtable run` uses too (controller.config.find_table_config), and that config's path."""
+    # lazily: the config loader (rules, YAML) is not needed with --socket / --db
+    from controller.config import ConfigError, find_table_config, load_table_config
+    config = find_table_config(config_file)
     try:
-        return str(getattr(load_table_config(config_file), name))
+        return getattr(load_table_config(config), name), config
     except ConfigError as exc:
         raise CommandError(str(exc)) from None
+
+
+def add_database_options(parser: argparse.ArgumentParser) -> None:
+    """--config / --db for the commands that read the state database file directly."""
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
+    where.add_argument("--db", metavar="PATH", help="state database file (default: the table config's state.database)")
+
+
+def database_path(args: argparse.Namespace) -> Path:
+    return Path(args.db) if args.db else path_from_config(args.config, "database")[0]
 
 
 # -- arguments -------------------------------------------------------------------------
@@ -77,9 +94,10 @@ class _WinnerField(argparse.Action):
 
 def _add_winner_options(parser: argparse.ArgumentParser, discard_win: bool) -> None:
     group = parser.add_argument_group("winner (repeat --winner for each winner, each followed by its value)")
-    group.add_argument("--winner", type=_seat, action=_NewWinner, dest="winners", metavar="SEAT", required=True)
-    group.add_argument("--han", type=int, action=_WinnerField, metavar="N")
-    group.add_argument("--fu", type=int, action=_WinnerField, metavar="N")
+    group.add_argument("--winner", type=_seat, action=_NewWinner, dest="winners", metavar="SEAT", required=True,
+                       help="the winner's seat (0-3); the options below, after it, describe this winner")
+    group.add_argument("--han", type=int, action=_WinnerField, metavar="N", help="han-fu rule sets: the hand's han")
+    group.add_argument("--fu", type=int, action=_WinnerField, metavar="N", help="han-fu rule sets: the hand's fu")
     group.add_argument("--yakuman", type=int, action=_WinnerField, metavar="N", help="limit hands: number of yakuman")
     group.add_argument("--points", type=int, action=_WinnerField, metavar="N", help="point-based rule sets (Zung Jung, MCR)")
     if discard_win:
@@ -88,22 +106,25 @@ def _add_winner_options(parser: argparse.ArgumentParser, discard_win: bool) -> N
 
 
 def _add_riichi_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--riichi", type=_seat, nargs="+", action="extend", default=[], metavar="SEAT",
-                        help="seats that declared riichi in this hand")
+    parser.add_argument("--riichi", type=_seat, nargs="*", action="extend", metavar="SEAT",
+                        help="seats that declared riichi in this hand (none given: nobody), replacing the "
+                             "declarations the controller holds (default: those made with `mjtable riichi`)")
 
 
 def _add_result_arguments(parser: argparse.ArgumentParser) -> None:
     kinds = parser.add_subparsers(dest="kind", metavar="KIND", required=True)
-    ron = kinds.add_parser("ron", help="win on a discard (several --winner for multiple ron)")
-    ron.add_argument("--discarder", type=_seat, required=True, metavar="SEAT")
+    ron = kinds.add_parser("ron", help="win on a discard (several --winner for multiple ron)",
+                           description="A win on a discard; several --winner for a multiple ron.")
+    ron.add_argument("--discarder", type=_seat, required=True, metavar="SEAT", help="the seat whose discard won")
     _add_winner_options(ron, discard_win=True)
-    tsumo = kinds.add_parser("tsumo", help="self-drawn win")
+    tsumo = kinds.add_parser("tsumo", help="self-drawn win", description="A self-drawn win.")
     _add_winner_options(tsumo, discard_win=False)
-    draw = kinds.add_parser("draw", help="exhaustive draw")
+    draw = kinds.add_parser("draw", help="exhaustive draw", description="An exhaustive draw.")
     draw.add_argument("--tenpai", type=_seat, nargs="*", action="extend", default=[], metavar="SEAT",
                       help="seats that were tenpai")
-    chombo = kinds.add_parser("chombo", help="a penalty instead of a result")
-    chombo.add_argument("--offender", type=_seat, required=True, metavar="SEAT")
+    chombo = kinds.add_parser("chombo", help="a penalty instead of a result",
+                              description="A penalty (false win and the like) instead of a result.")
+    chombo.add_argument("--offender", type=_seat, required=True, metavar="SEAT", help="the seat that pays the penalty")
     for kind in (ron, tsumo, draw):
         _add_riichi_option(kind)
     for kind in (ron, tsumo, draw, chombo):
@@ -113,13 +134,12 @@ def _add_result_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _add_connection_options(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--socket", metavar="PATH", help=f"control socket (default {DEFAULT_SOCKET})")
-    where.add_argument("--config", metavar="FILE", help="table config naming the control socket (api.socket)")
+    where.add_argument("--socket", metavar="PATH", help="control socket (default: the table config's api.socket)")
+    where.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
     parser.add_argument("--json", action="store_true", help="print the raw JSON reply")
 
 
 def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
-    parser.description = DESCRIPTIONS[name]
     if name == "result":
         _add_result_arguments(parser)  # connection options sit on each kind, after the result's own
         return
@@ -128,6 +148,8 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--dealer", type=_dealer, metavar="SEAT|draw", help="starting dealer seat, or draw for it")
     elif name == "riichi":
         parser.add_argument("seat", type=_seat, help="the seat declaring riichi")
+    elif name == "status":
+        parser.add_argument("--verbose", "-v", action="store_true", help="also the walls and the link statistics")
     _add_connection_options(parser)
 
 
@@ -137,14 +159,16 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
 def _result_object(args: argparse.Namespace) -> dict:
     if args.kind == "chombo":
         return {"kind": "chombo", "offender": args.offender}
-    if args.kind == "draw":
-        return {"kind": "draw", "tenpai": args.tenpai, "riichi": args.riichi}
     if args.kind == "tsumo" and len(args.winners) != 1:
         raise CommandError("a tsumo has exactly one --winner")
-    result = {"kind": args.kind, "winners": args.winners, "riichi": args.riichi}
-    if args.kind == "ron":
-        result = {"kind": "ron", "discarder": args.discarder, **result}
-    return result
+    if args.kind == "draw":
+        result = {"kind": "draw", "tenpai": args.tenpai}
+    elif args.kind == "ron":
+        result = {"kind": "ron", "discarder": args.discarder, "winners": args.winners}
+    else:
+        result = {"kind": "tsumo", "winners": args.winners}
+    # without --riichi the controller uses the declarations it was given (`mjtable riichi`)
+    return result if args.riichi is None else {**result, "riichi": args.riichi}
 
 
 def _hand_in_play(client: Client) -> int:
@@ -170,12 +194,21 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        path = setting_from_config(args.config, "socket") if args.config else (args.socket or DEFAULT_SOCKET)
+        path, config = (Path(args.socket), None) if args.socket else path_from_config(args.config, "socket")
         reply = _request(Client(path), args)
-    except (ClientError, CommandError) as exc:
+    except ClientError as exc:
+        where = f"; that is the api.socket of {config}" if config and not isinstance(exc, RequestError) else ""
+        print(f"mjtable {args.command}: {exc}{where}", file=sys.stderr)
+        return 1
+    except CommandError as exc:
         print(f"mjtable {args.command}: {exc}", file=sys.stderr)
         return 1
-    print(json.dumps({"ok": True, **reply}) if args.json else describe(reply))
+    if args.json:
+        print(json.dumps({"ok": True, **reply}))
+    elif "state" in reply:  # status, and the replies that carry the state (start)
+        print(describe_status(reply, verbose=getattr(args, "verbose", False)))
+    else:
+        print(describe(reply))
     return 0
 
 
@@ -183,9 +216,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def describe(reply: dict) -> str:
-    """The reply for people: a duplicate result says so; anything else as an outline."""
-    if reply.get("duplicate"):
-        return "that hand's result was already recorded; nothing changed"
+    """The reply for people: a result says whether it was recorded; anything else as an outline."""
+    if "duplicate" in reply:
+        return "that hand's result was already recorded; nothing changed" if reply["duplicate"] else "recorded"
     return "\n".join(_outline(reply)) or "ok"
 
 

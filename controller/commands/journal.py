@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from controller.commands.client import DEFAULT_DATABASE, CommandError, setting_from_config
+from controller.commands.client import CommandError, add_database_options, database_path
 from controller.journal import WRITERS, journal_records
 from controller.store import Store, StoreError
 
@@ -16,9 +16,7 @@ HELP = "export the hand journal (JSON lines or CSV) from the state database"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--config", metavar="FILE", help="table config naming the state database")
-    where.add_argument("--db", metavar="PATH", help=f"state database file (default {DEFAULT_DATABASE})")
+    add_database_options(parser)
     parser.add_argument("--format", choices=sorted(WRITERS), default="jsonl", help="output format (default jsonl)")
     parser.add_argument("--game", type=int, metavar="ID", help="game id (default: the latest game)")
     parser.add_argument("--output", metavar="FILE", help="write to FILE instead of standard output")
@@ -26,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        path = args.db or (setting_from_config(args.config, "database") if args.config else DEFAULT_DATABASE)
+        path = database_path(args)
         with Store(path, create=False) as store:
             records = journal_records(store, args.game)
     except (CommandError, StoreError) as exc:

@@ -9,13 +9,13 @@ import sys
 import time
 from pathlib import Path
 
+from controller.commands.client import CONFIG_HELP
+
 HELP = "run the controller on the configured table (serial port, socket:// or a simulator pty)"
-SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--config", "-c", type=Path,
-                        help=f"table config YAML (default {SYSTEM_CONFIG}, else config/table.yaml)")
+    parser.add_argument("--config", "-c", type=Path, help=CONFIG_HELP)
     parser.add_argument("--log-format", choices=("text", "json"), default="text", help="stderr log format")
     parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
 
@@ -36,19 +36,13 @@ def setup_logging(fmt: str, level: str) -> None:
     logging.basicConfig(level=level, handlers=[handler], force=True)
 
 
-def default_config() -> Path:
-    if SYSTEM_CONFIG.exists():
-        return SYSTEM_CONFIG
-    return Path(__file__).resolve().parents[2] / "config" / "table.yaml"
-
-
 def run(args) -> int:
-    from controller.config import load_table_config
+    from controller.config import find_table_config, load_table_config
     from controller.schema import ConfigError
     from controller.store import StoreError
 
     setup_logging(args.log_format, args.log_level)
-    path = args.config or default_config()
+    path = find_table_config(args.config)
     try:
         config = load_table_config(path)
     except ConfigError as exc:
@@ -69,12 +63,19 @@ async def serve(config) -> int:
     from controller.controller import Controller, Settings
     from controller.sd_notify import Notifier
     from controller.service import Service
-    from controller.store import Store
+    from controller.store import Store, StoreError
     from firmware_protocol.transport import SerialTransport
 
     log = logging.getLogger("mjtable.run")
     started = time.monotonic()
-    config.database.parent.mkdir(parents=True, exist_ok=True)  # a fresh install has no state folder yet
+    # the client commands find these through the same config (controller.config.find_table_config)
+    log.info("config %s; database %s; control socket %s", config.path.resolve(), config.database.resolve(),
+             config.socket.resolve())
+    try:
+        config.database.parent.mkdir(parents=True, exist_ok=True)  # a fresh install has no state folder yet
+    except OSError as exc:
+        raise StoreError(f"cannot make the folder of state.database {config.database}: {exc.strerror or exc} "
+                         f"(set state.database in {config.path})") from None
     store = Store(config.database)
     loop = asyncio.get_running_loop()
 

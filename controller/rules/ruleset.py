@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from math import lcm
 from pathlib import Path
 
-import controller
 from controller.schema import (AnyOf, Bool, ConfigError, Context, Field, Int, Issue, List, Map, Nullable, Str,
                                Variant, validate_file, validate_text)
+from mjtable_config import CONFIG_DIR, named_file, shipped_names
 
-PRESETS_DIR = Path(controller.__file__).resolve().parent.parent / "config" / "rulesets"
+PRESETS_DIR = CONFIG_DIR / "rulesets"
 WINDS = ("E", "S", "W", "N")
 SEATS = 4  # physical sides of a table; a 3-player set leaves one empty
 
@@ -419,19 +419,15 @@ def ruleset_from_text(text: str, file: str = "<rule set>") -> RuleSet:
 
 
 def preset_names() -> list[str]:
-    return sorted(p.stem for p in PRESETS_DIR.glob("*.yaml"))
+    return shipped_names("rulesets")
 
 
 def resolve_ruleset(name_or_path: str | Path, base: Path | None = None) -> Path:
     """A preset name (config/rulesets/<name>.yaml) or a file path (relative to ``base``)."""
-    text = str(name_or_path)
-    if isinstance(name_or_path, Path) or "/" in text or text.endswith((".yaml", ".yml")):
-        path = Path(text)
-        return path if path.is_absolute() or base is None else base / path
-    path = PRESETS_DIR / f"{text}.yaml"
-    if not path.is_file():
-        raise ConfigError([Issue(text, None, "", f"no rule-set preset named {text!r}; allowed: "
-                                 f"{', '.join(preset_names())} or a path to a YAML file")])
+    path = named_file("rulesets", name_or_path, base)
+    if path.parent == PRESETS_DIR and not path.is_file():
+        raise ConfigError([Issue(str(name_or_path), None, "", f"no rule-set preset named {str(name_or_path)!r}; "
+                                 f"allowed: {', '.join(preset_names())} or a path to a YAML file")])
     return path
 
 

@@ -21,11 +21,12 @@ def cli(served, *argv):
      {"kind": "ron", "discarder": 0, "winners": [{"seat": 1, "han": 3, "fu": 40}, {"seat": 3, "yakuman": 1}],
       "riichi": [1, 3]}),
     (["ron", "--discarder", "2", "--winner", "1", "--points", "30", "--responsible", "none"],
-     {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "points": 30, "responsible": None}], "riichi": []}),
+     {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "points": 30, "responsible": None}]}),
     (["tsumo", "--winner", "1", "--han", "4", "--fu", "30"],
-     {"kind": "tsumo", "winners": [{"seat": 1, "han": 4, "fu": 30}], "riichi": []}),
+     {"kind": "tsumo", "winners": [{"seat": 1, "han": 4, "fu": 30}]}),
     (["draw", "--tenpai", "0", "3", "--riichi", "0"], {"kind": "draw", "tenpai": [0, 3], "riichi": [0]}),
-    (["draw", "--tenpai"], {"kind": "draw", "tenpai": [], "riichi": []}),
+    (["draw", "--tenpai"], {"kind": "draw", "tenpai": []}),  # riichi: the controller's declarations
+    (["draw", "--tenpai", "1", "--riichi"], {"kind": "draw", "tenpai": [1], "riichi": []}),
     (["chombo", "--offender", "3"], {"kind": "chombo", "offender": 3}),
 ])
 def test_result_is_sent_for_the_hand_in_play(served, capsys, argv, result):
@@ -77,7 +78,9 @@ def test_commands_send_their_op(served, capsys, argv, call):
 def test_status_is_readable_and_json_is_raw(served, capsys):
     assert cli(served, "status") == 0
     out = capsys.readouterr().out
-    assert "state: playing" in out and "scores: 25000 24000 26000 25000" in out and "  label: E3" in out
+    assert out.startswith("state: playing\n") and "hand in play: E3 (seq 7) · dice 3+5 · riichi 1" in out
+    assert [line.split()[-1] for line in out.splitlines() if line.startswith("  seat ")] == \
+        ["25000", "24000", "26000", "25000"]
     assert cli(served, "status", "--json") == 0
     assert json.loads(capsys.readouterr().out) == {"ok": True, **STATUS}
 
@@ -137,3 +140,19 @@ def test_socket_path_from_the_table_config(served, short_tmp, capsys):
     config.write_text(config.read_text().replace("baud: 115200", "baud: fast"))
     assert main(["kan", "--config", str(config)]) == 1
     assert "baud" in capsys.readouterr().err and served.handler.calls == [("kan", {})]
+
+
+def test_status_gives_three_player_winds_and_the_last_result_in_words():
+    from controller.commands.status_text import describe_status
+    status = {"state": "playing", "ruleset": "sanma", "players": 3, "fault": None, "waiting_for": "result",
+              "scores": [33000, 37000, 35000, 0], "dealer": 1, "honba": 1, "riichi_sticks": 0, "round_wind": 1,
+              "hand": "S2", "hands_played": 5,
+              "last_result": {"hand": "S1", "result": {"kind": "ron", "discarder": 0, "riichi": [1],
+                                                       "winners": [{"seat": 1, "han": 2, "fu": 30}]},
+                              "payments": [-2000, 2000, 0, 0], "riichi_sticks_after": 0}}
+    lines = describe_status(status).splitlines()
+    assert lines[3] == "round: South · hand S2 · honba 1 · riichi sticks 0 · hands played 5"
+    assert [line.split() for line in lines[4:7]] == [["seat", "0", "West", "33000"], ["seat", "1", "East", "37000",
+                                                     "dealer"], ["seat", "2", "South", "35000"]]
+    assert lines[7] == "last result: S1 ron (winner 1: 2 han 30 fu, discarder 0, riichi 1) · payments -2000 +2000 0 0" \
+                       " · riichi sticks after 0"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.config import load_table_config
+from controller.config import SHIPPED_CONFIG, load_table_config
 from controller.rules import ConfigError, load_ruleset, preset_names, ruleset_from_text
 
 EMA_TEXT = (Path(load_ruleset("ema-2016").source)).read_text()
@@ -122,7 +122,8 @@ TABLE_TEXT = Path(__file__).resolve().parents[2].joinpath("config", "table.yaml"
 
 def table_dir(tmp_path, text=TABLE_TEXT):
     (tmp_path / "tables").mkdir()
-    (tmp_path / "tables" / "four-port.yaml").write_text("model: test\n")
+    # a real profile: check-config compares it with the rule set
+    (tmp_path / "tables" / "four-port.yaml").write_text((SHIPPED_CONFIG.parent / "tables" / "four-port.yaml").read_text())
     (tmp_path / "table.yaml").write_text(text)
     return tmp_path / "table.yaml"
 

@@ -1,0 +1,82 @@
+"""`mjtable status` for people: the round, each seat with its wind and score, the hand in
+play and the last result, in words; the link statistics and the walls only on request."""
+from __future__ import annotations
+
+import json
+
+WIND_NAMES = ("East", "South", "West", "North")
+
+
+def describe_status(status: dict, verbose: bool = False) -> str:
+    lines = [_state_line(status), f"fault: {_text(status.get('fault'))}",
+             f"rule set: {status.get('ruleset', '-')} ({status.get('players', '?')} players)"]
+    if "scores" in status:
+        lines += _game_lines(status)
+    if hand := status.get("hand_in_play"):
+        lines.append(_hand_line(hand))
+    if last := status.get("last_result"):
+        lines.append(_last_result_line(last))
+    if "final_scores" in status:
+        lines.append(f"final scores: {_numbers(status['final_scores'])}  ranks: {_numbers(status.get('ranks', []))}")
+    if verbose:
+        for part in ("walls", "link"):
+            if part in status:
+                lines += [f"{part}:", *(f"  {k.replace('_', ' ')}: {_text(v)}" for k, v in status[part].items())]
+    return "\n".join(lines)
+
+
+def _state_line(status: dict) -> str:
+    waiting = status.get("waiting_for")
+    return f"state: {status.get('state', '?')}" + (f" (waiting for: {waiting})" if waiting else "")
+
+
+def _game_lines(status: dict) -> list[str]:
+    seats = status.get("seats") or list(range(status.get("players", 4)))
+    dealer = status.get("dealer")
+    lines = [f"round: {_wind(status.get('round_wind'))} · hand {status.get('hand', '-')} · "
+             f"honba {status.get('honba', 0)} · riichi sticks {status.get('riichi_sticks', 0)} · "
+             f"hands played {status.get('hands_played', 0)}" + (" · finished" if status.get("finished") else "")]
+    for seat in seats:
+        # seat winds run counter-clockwise from the dealer over the seats in play
+        wind = _wind((seats.index(seat) - seats.index(dealer)) % len(seats)) if dealer in seats else "-"
+        score = status["scores"][seat] if seat < len(status["scores"]) else "-"
+        lines.append(f"  seat {seat}  {wind:<5}  {score:>7}" + ("  dealer" if seat == dealer else ""))
+    return lines
+
+
+def _hand_line(hand: dict) -> str:
+    dice = "+".join(str(d) for d in hand.get("dice", [])) or "not thrown"
+    return (f"hand in play: {hand.get('label', '-')} (seq {hand.get('seq', '-')}) · dice {dice} · "
+            f"riichi {_numbers(hand.get('riichi', []))} · kans {hand.get('kans', 0)}")
+
+
+def _last_result_line(record: dict) -> str:
+    result = dict(record.get("result") or {})
+    kind = result.pop("kind", "?")
+    winners = [_winner(w) for w in result.pop("winners", [])]
+    details = ", ".join(winners + [f"{key} {_text(value)}" for key, value in result.items()])
+    payments = " ".join(f"{p:+d}" if isinstance(p, int) and p else str(p) for p in record.get("payments", []))
+    return f"last result: {record.get('hand', '-')} {kind}" + (f" ({details})" if details else "") + \
+        f" · payments {payments or '-'} · riichi sticks after {record.get('riichi_sticks_after', 0)}"
+
+
+def _winner(win: dict) -> str:
+    """``winner 1: 3 han 40 fu`` (or points, yakuman, responsible) from a result's winner."""
+    figures = " ".join(f"{_text(value)} {key}" for key, value in win.items() if key != "seat")
+    return f"winner {win.get('seat', '?')}" + (f": {figures}" if figures else "")
+
+
+def _wind(index) -> str:
+    return WIND_NAMES[index] if isinstance(index, int) and 0 <= index < len(WIND_NAMES) else "-"
+
+
+def _numbers(values: list) -> str:
+    return " ".join(str(v) for v in values) or "-"
+
+
+def _text(value) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, list) and all(not isinstance(v, (dict, list)) for v in value):
+        return _numbers(value)
+    return value if isinstance(value, str) else json.dumps(value)

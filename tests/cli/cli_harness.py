@@ -1,0 +1,90 @@
+"""The installed `mjtable` console script as a user runs it: `mjtable sim --pty`, `mjtable run`
+and the client commands as separate processes, each in a folder of the test's choosing.
+
+Not in conftest.py: every test folder has a conftest module, and `from conftest import`
+gets whichever pytest loaded last."""
+from __future__ import annotations
+
+import os
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sim.profile import DEFAULT_PROFILE
+
+MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+TIMEOUT = 20.0
+
+
+def mjtable(*args: str, cwd: Path, env: dict | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    """One `mjtable` command to its end; ``env`` is added to a copy of this process' environment
+    from which MJTABLE_CONFIG is removed (a test says which config it means)."""
+    environment = {k: v for k, v in os.environ.items() if k != "MJTABLE_CONFIG"} | (env or {})
+    done = subprocess.run([MJTABLE, *args], cwd=cwd, env=environment, capture_output=True, text=True,
+                          timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    if check:
+        assert done.returncode == 0, f"mjtable {' '.join(args)} exited {done.returncode}: {done.stderr}"
+    return done
+
+
+def wait_until(condition, what: str, timeout: float = TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := condition():
+            return value
+        time.sleep(0.05)
+    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+
+
+class Table:
+    """A simulated table (`mjtable sim --pty`) and `mjtable run --config table.yaml` on it, in
+    ``folder``; the config names its socket and database relative to itself."""
+
+    def __init__(self, folder: Path, ruleset: str = "ema-2016", profile: Path = DEFAULT_PROFILE) -> None:
+        self.folder = folder
+        self.config = folder / "table.yaml"
+        self.ruleset = ruleset
+        self.profile = profile
+        self.processes: list[subprocess.Popen] = []
+
+    def _start(self, *args: str, name: str, **popen) -> subprocess.Popen:
+        with open(self.folder / f"{name}.err", "w") as err:
+            proc = subprocess.Popen([MJTABLE, *args], cwd=self.folder, stderr=err, stdin=subprocess.DEVNULL, **popen)
+        self.processes.append(proc)
+        return proc
+
+    def log(self, name: str) -> str:
+        return (self.folder / f"{name}.err").read_text()
+
+    def start(self) -> "Table":
+        sim = self._start("sim", "--pty", "--speed", "2000", "--profile", str(self.profile), name="sim",
+                          stdout=subprocess.PIPE, text=True)
+        readable, _, _ = select.select([sim.stdout], [], [], TIMEOUT)
+        assert readable, f"mjtable sim printed no device path: {self.log('sim')}"
+        port = sim.stdout.readline().strip()
+        self.config.write_text(f"kind: table\nserial: {{port: {port}, baud: 115200}}\nprofile: {self.profile}\n"
+                               f"ruleset: {self.ruleset}\nstate: {{database: var/state.db}}\n"
+                               "api: {socket: var/api.sock}\ngame: {starting_dealer: 0}\n")
+        run = self._start("run", "--config", str(self.config), name="run")
+
+        def ready():
+            assert run.poll() is None, f"mjtable run exited {run.returncode}: {self.log('run')}"
+            return "ready in" in self.log("run")
+        wait_until(ready, "mjtable run to be ready")
+        return self
+
+    def stop(self) -> None:
+        for proc in reversed(self.processes):  # the controller before the table it talks to
+            if proc.poll() is None:
+                proc.terminate()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+            if proc.stdout:
+                proc.stdout.close()
