@@ -9,6 +9,7 @@ and the client commands agree on the control socket and the database without bei
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from yaml.nodes import MappingNode, ScalarNode
 
+from controller.capabilities import Capabilities, cannot_play
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
@@ -144,26 +146,15 @@ def load_table_config(path: str | Path) -> TableConfig:
 
 
 def unplayable(config: TableConfig) -> list[str]:
-    """Why the table the config's profile describes cannot play its rule set (nothing: it can).
-
-    Only what the rule set truly needs from the hardware: the tiles and walls the table builds,
-    its seats and its dice; a missing display or dora flipper is worked around at the table."""
+    """Why the table the config's profile describes cannot play its rule set (nothing: it can):
+    the same check as the controller's self-test makes on the table's `identify` reply."""
     from sim.profile import load_profile  # lazily: only check-config reads the profile
     try:
-        table = load_profile(config.profile)
+        table = Capabilities.from_profile(dataclasses.asdict(load_profile(config.profile)))
     except ValueError as exc:  # the profile loader's ConfigError; its message names the file
         return [str(exc)]
-    rules, gaps = config.ruleset, []
-    walls = "-".join(map(str, table.stacks)), "-".join(map(str, rules.stacks_per_side))
-    if table.tiles != rules.tiles:
-        gaps.append(f"it builds {table.tiles} tiles, {rules.name} plays with {rules.tiles}")
-    elif walls[0] != walls[1]:
-        gaps.append(f"its walls are {walls[0]} stacks, {rules.name} needs {walls[1]}")
-    if table.players < rules.players:
-        gaps.append(f"it seats {table.players} players, {rules.name} needs {rules.players}")
-    if table.dice < rules.dice.per_throw:
-        gaps.append(f"it throws {table.dice} dice at a time, {rules.name} needs {rules.dice.per_throw}")
-    return [f"{config.path}: the table profile {config.profile.name} ({table.model}) cannot play the rule set "
-            f"{rules.name}: {gap}" for gap in gaps]
+    refusal = cannot_play(table, config.ruleset)
+    return [f"{config.path}: the table profile {config.profile.name}: {refusal}"] if refusal else []
+
 
 __all__ = ["ConfigError", "Issue", "TableConfig", "find_table_config", "load_table_config", "unplayable"]
