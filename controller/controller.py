@@ -650,6 +650,10 @@ class Controller:
             raise ControlError("bad_request", f"seat must be one of {list(self.rules.seats)}")
         if seat in self.hand.riichi:
             raise ControlError("not_allowed", f"seat {seat} already declared riichi")
+        try:
+            R.check_riichi(self.rules, self.state.scores, (seat,))
+        except R.ResultError as exc:
+            raise ControlError("not_allowed", str(exc)) from None
         self.hand.riichi.append(seat)
         self._save_step("playing")
         self._publish("riichi", seat=seat)

@@ -7,7 +7,6 @@ clock jumps over mechanical seconds, so a hanchan costs a fraction of a second.
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,6 @@ from sim.table import SimulatedTable
 from controller import rules as R
 from controller.controller import ControlError, Controller, Settings
 
-log = logging.getLogger("mjtable.simulation")
 
 DEFAULT_PROFILES = {136: "four-port.yaml", 144: "mcr-144.yaml", 108: "sanma-108.yaml"}
 
@@ -66,7 +64,7 @@ class PlayerDriver:
             self._task = asyncio.ensure_future(self._play(event["seq"]))
 
     async def _play(self, seq: int) -> None:
-        riichi = self.players.riichi_declarations()
+        riichi = [seat for seat in self.players.riichi_declarations() if self._may_declare(seat)]
         kans = self.players.kans()
         await asyncio.sleep(self.think() / 2)
         for seat in riichi:
@@ -75,17 +73,15 @@ class PlayerDriver:
             await self._when_playing(self.controller.declare_kan)
         await asyncio.sleep(self.think() / 2)
         result = self.players.result(riichi)
-        await self._when_playing(lambda: self._submit(seq, result))
+        await self._when_playing(lambda: self.controller.submit_result(seq, result))
 
-    def _submit(self, seq: int, result: dict) -> None:
+    def _may_declare(self, seat: int) -> bool:
+        """A player with too few points to declare riichi (where the rules say so) does not."""
         try:
-            self.controller.submit_result(seq, result)
-        except ControlError as exc:
-            if exc.code != "invalid_result" or not result.get("riichi"):
-                raise
-            # The rules refused a riichi (e.g. too few points): the players withdraw it.
-            log.info("result refused (%s); resubmitting without riichi", exc)
-            self.controller.submit_result(seq, {**result, "riichi": []})
+            R.check_riichi(self.controller.rules, self.controller.state.scores, (seat,))
+        except R.ResultError:
+            return False
+        return True
 
     async def _when_playing(self, action) -> None:
         """Players act only while the hand is in play; a fault or pause makes them wait."""

@@ -217,14 +217,12 @@ class _ApiPlayers:
         riichi = self.players.riichi_declarations()
         kans = self.players.kans()
         await asyncio.sleep(self.players.thinking_time() / self.speed / 2)
-        for seat in riichi:
-            await self.request("riichi", seat=seat)
+        # A declaration the rules refuse (too few points) is withdrawn by its player.
+        riichi = [seat for seat in riichi if (await self.request("riichi", seat=seat))["ok"]]
         for _ in range(kans):
             await self.request("kan")
         await asyncio.sleep(self.players.thinking_time() / self.speed / 2)
-        reply = await self.request("result", hand=seq, result=self.players.result(riichi))
-        if reply.get("error", {}).get("code") == "invalid_result":
-            await self.request("result", hand=seq, result={**self.players.result(riichi), "riichi": []})
+        await self.request("result", hand=seq, result=self.players.result(riichi))
 
     async def _operator(self) -> None:
         await asyncio.sleep(3.0)  # the operator walks over, clears the jam, presses retry
