@@ -1,4 +1,4 @@
-"""The hardware trace: the ground truth of what the table did (DESIGN.md §8).
+"""The hardware trace: the ground truth of what the table did.
 
 One record per command received (``dir`` "cmd"), per reply (``"reply"``: ok, rejected,
 identity, status — so a reader can tell refused commands from executed ones) and per

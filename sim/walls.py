@@ -1,4 +1,4 @@
-"""The four walls of a stacked tile set, with the geometry of DESIGN.md §3.
+"""The four walls of a stacked tile set, with the geometry of docs/GEOMETRY.md.
 
 Seat s owns the wall in front of it; its stacks are numbered from 1 at the wall's right
 end as seen by the owner. Walking clockwise (the drawing direction) goes from stack k to

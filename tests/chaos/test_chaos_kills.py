@@ -1,4 +1,4 @@
-"""Host kills at random points (DESIGN.md §9): the controller process dies mid-game and a
+"""Host kills at random points: the controller process dies mid-game and a
 new one starts on the same SQLite file and the same still-running table; it resumes the
 game from the store, and the game ends with the clean run's journal.
 

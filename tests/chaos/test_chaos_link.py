@@ -1,4 +1,4 @@
-"""Link noise (DESIGN.md §9): with 1 % corrupted bytes, 1 % dropped frames and jitter,
+"""Link noise: with 1 % corrupted bytes, 1 % dropped frames and jitter,
 every command executes exactly once, in order, and gets its reply; a seeded game ends
 with the same journal as the clean run."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""MCU resets at random points (DESIGN.md §9): 20 seeded games with 5 resets each, drawn
+"""MCU resets at random points: 20 seeded games with 5 resets each, drawn
 over the clean game's duration; every game ends with the clean run's journal."""
 from __future__ import annotations
 

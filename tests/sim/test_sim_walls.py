@@ -1,4 +1,4 @@
-"""Tile sets and wall geometry (DESIGN.md §3)."""
+"""Tile sets and wall geometry (docs/GEOMETRY.md)."""
 from __future__ import annotations
 
 from collections import Counter
