@@ -537,6 +537,11 @@ class Controller:
         await self.table.set_dealer_lamp(self.state.dealer)
         await self._show_round()  # last: its text is the one the centre keeps during play
 
+    async def _show_bets(self) -> None:
+        """A declared bet leaves its declarer's score and lies on the table at once."""
+        await self._show_scores()
+        await self._show_round()
+
     async def _show_round(self) -> None:
         s = self.state
         await self.table.show_round(s.round_wind, s.hand_in_round, s.honba, self._displayed().riichi_sticks)
@@ -657,7 +662,7 @@ class Controller:
         self.hand.riichi.append(seat)
         self._save_step("playing")
         self._publish("riichi", seat=seat)
-        await self._step_free(self._show_hand)  # the bet leaves the score for the table at once
+        await self._step_free(self._show_bets)
 
     async def declare_kan(self) -> None:
         if self.sm.state != "playing":

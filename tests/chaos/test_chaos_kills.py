@@ -70,7 +70,7 @@ class ReturningPlayers(PlayerDriver):
         while self.controller.hand.kans < kans:
             await self._when_playing(self.controller.declare_kan)
         await asyncio.sleep(self.think() / 2)
-        await self._when_playing(lambda: self._submit(seq, result))
+        await self._when_playing(lambda: self.controller.submit_result(seq, result))
 
 
 class Host:
