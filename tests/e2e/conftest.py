@@ -3,12 +3,12 @@ import shutil
 
 import pytest
 
-from e2e_harness import Processes, TableSession, short_folder
+from e2e_harness import Processes, TableSession, pty_table, short_folder
 
 
 @pytest.fixture(scope="module")
 def table_factory():
-    """Start a `TableSession(profile, ruleset)` in a folder of its own; every process it
+    """Start a simulator on a pty and a controller on it (`pty_table`) in a folder of its own; every process it
     started is killed when the test module is done, whatever happened."""
     root = short_folder("mje2e")
     started: list[Processes] = []
@@ -17,7 +17,7 @@ def table_factory():
         folder = root / f"t{len(started)}"
         folder.mkdir()
         started.append(Processes(folder))
-        return TableSession(started[-1], profile, ruleset, seed)
+        return pty_table(started[-1], profile, ruleset, seed)
     yield start
     for procs in started:
         procs.stop_all()

@@ -94,6 +94,14 @@ def start_sim(procs: Processes, *args: str) -> tuple[subprocess.Popen, str]:
     return sim, sim.stdout.readline().strip()
 
 
+def pty_table(procs: Processes, profile: str, ruleset: str, seed: int = 1) -> "TableSession":
+    """`mjtable sim --pty --profile ...` and a controller on it."""
+    _, port = start_sim(procs, "--pty", "--profile", str(PROFILES / f"{profile}.yaml"), "--speed", str(SPEED),
+                        "--seed", str(seed))
+    assert port.startswith("/dev/"), port
+    return TableSession(procs, port, profile, ruleset)
+
+
 def write_table_config(folder: Path, port: str, profile: str, ruleset: str) -> Path:
     """A table config as docs/INSTALL.md shows it, with every path inside ``folder``."""
     config = folder / "table.yaml"
@@ -110,14 +118,10 @@ game: {{starting_dealer: {STARTING_DEALER}}}
 
 
 class TableSession:
-    """`mjtable sim --pty` + `mjtable run --config ...`, the controller restartable."""
+    """`mjtable run --config ...` on a table at ``port``, the controller restartable."""
 
-    def __init__(self, procs: Processes, profile: str, ruleset: str, seed: int = 1) -> None:
+    def __init__(self, procs: Processes, port: str, profile: str, ruleset: str) -> None:
         self.procs = procs
-        self.profile_path = PROFILES / f"{profile}.yaml"
-        _, port = start_sim(procs, "--pty", "--profile", str(self.profile_path), "--speed", str(SPEED),
-                            "--seed", str(seed))
-        assert port.startswith("/dev/"), port
         self.config = write_table_config(procs.folder, port, profile, ruleset)
         self.socket = procs.folder / "api.sock"
         self.client = Client(self.socket, timeout=5)
