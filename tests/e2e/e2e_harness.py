@@ -1,9 +1,9 @@
 """The end-to-end harness: the installed `mjtable` console script, run as a user runs it.
 
-A `TableSession` is one simulated table (`mjtable sim --pty`) and one controller
-(`mjtable run --config <tmp config>`) in a folder of its own; every action of a game goes
-through the CLI client commands (`mjtable riichi`, `mjtable kan`, `mjtable result ...`),
-and the journal comes from `mjtable journal --format jsonl`. Only the waits between
+`pty_table` starts a simulated table (`mjtable sim --pty`) and a `TableSession`, the
+controller on it (`mjtable run --config <tmp config>`), in a folder of their own. Every
+action of a game goes through the CLI client commands (`mjtable riichi`, `mjtable kan`,
+`mjtable result ...`), and the journal comes from `mjtable journal --format jsonl`. Only the waits between
 hands poll the control socket in process: one status request costs a millisecond there
 and a fresh interpreter (~0.15 s) through the CLI.
 

@@ -1,6 +1,6 @@
 """Every command line README.md and docs/*.md show, run as shown where it can run here:
-help, diagram, check-config on every preset and profile, the demo, the simulator on TCP,
-the client commands of docs/API.md and both journal formats."""
+help, diagram, check-config on every preset and profile, the demo, the simulator on TCP
+and with a fault scenario, the client commands of docs/API.md and both journal formats."""
 import csv
 import io
 import json
@@ -13,8 +13,8 @@ from importlib.metadata import version
 import pytest
 
 from controller import rules as R
-from e2e_harness import (CALL_TIMEOUT, PROFILES, REPO, TableSession, check_against_engine, mjtable, pty_table,
-                         start_sim, stderr_of, wait_for, write_table_config)
+from e2e_harness import (CALL_TIMEOUT, PROFILES, REPO, TableSession, check_against_engine, draw, mjtable,
+                         pty_table, start_sim, stderr_of, wait_for, write_table_config)
 
 # the table profile each preset is played on (the suite's games use the same pairs)
 PLAYABLE = {"ema-2016": "four-port", "wrc": "four-port", "mleague": "four-port", "zung-jung": "basic",
@@ -150,6 +150,21 @@ def test_the_client_commands_of_the_api_docs(procs):
     assert [row["hand"] for row in rows] == [r["hand"] for r in journal]  # abandoned: no final row
     assert [int(rows[1][f"payments_{s}"]) for s in range(4)] == journal[1]["payments"]
     assert json.loads(rows[2]["result"]) == journal[2]["result"]
+
+
+def test_a_jam_is_shown_in_status_and_retry_carries_on(procs):
+    """docs/SIMULATOR.md's fault scenario file: the stacker jams in the second shuffle."""
+    scenario = procs.folder / "jam.yaml"
+    scenario.write_text("jam: [{shuffle: 2, sensor: stacker}]\n")
+    _, port = start_sim(procs, "--pty", "--speed", "5000", "--faults", str(scenario))
+    table = TableSession(procs, port, "four-port", "ema-2016")
+    table.ok("start", where="--config")
+    table.wait_hand_after(0)
+    table.ok("result", *draw())
+    wait_for(lambda: table.polled_status()["state"] == "fault", "the jam")
+    assert "stacker" in json.dumps(table.status()["fault"])
+    table.ok("retry")
+    assert table.wait_hand_after(1)["fault"] is None
 
 
 @pytest.mark.xfail(strict=True, reason="issue 10: bare `mjtable status` looks for var/mjtable.sock, not where a "

@@ -1,6 +1,7 @@
 """A whole EMA 2016 hanchan on the four-port table through the CLI: riichi declared with
 `mjtable riichi`, a draw with two tenpai declarers, a double ron with a winning declarer
-who is not the nearest winner, a kan, a chombo and a result entered while paused.
+who is not the nearest winner, a kan, the controller stopped and started again mid-hand,
+a chombo and a result entered while paused.
 
 The hand-written figures come from the EMA Riichi Competition Rules 2016 (start 30,000;
 base = fu × 2^(han+2), ron ×4 / dealer ×6, each payment rounded up to 100; 300 per
@@ -9,6 +10,8 @@ discarder pays every winner in full, the table's sticks and the bets of declarer
 not win go to the winner nearest the discarder's right, a declarer who wins gets his own
 bet back; noten penalty 3,000 in all; chombo −20,000 after uma).
 """
+import signal
+
 import pytest
 
 from controller import rules as R
@@ -19,7 +22,7 @@ RULES = R.load_ruleset("ema-2016")
 HANDS = [
     Hand(draw(0, 3), riichi=(0, 3)),                  # E1: both declarers tenpai, dealer repeats
     Hand(ron(2, (3, 3, 30), (1, 2, 40)), riichi=(1, 0)),  # E1 h1: double ron off seat 2
-    Hand(ron(3, (2, 3, 40)), riichi=(2,), kans=1),    # E2
+    Hand(ron(3, (2, 3, 40)), riichi=(2,), kans=1, restart=signal.SIGTERM),  # E2: the controller restarted
     Hand(tsumo((2, 4, 30))),                          # E3: dealer tsumo, repeats
     Hand(ron(0, (3, 1, 30))),                         # E3 h1
     Hand(ron(1, (0, 2, 30))),                         # E4
@@ -74,6 +77,12 @@ def test_a_kan_reveals_the_next_dead_wall_stack(game):
     e2 = hand_records(game.journal)[2]
     # the first indicator is the 3rd dead-wall stack from the break, the kan's the 4th
     assert e2["dora_indicators"] == e2["dead_wall"][2:4]
+
+
+def test_a_restart_mid_hand_keeps_the_hand_its_declarations_and_kans(game):
+    e2 = game.hands[2]
+    assert e2.restarted_status["hand_in_play"] == {**e2.riichi_status["hand_in_play"], "kans": 1}
+    assert e2.restarted_status["state"] == "playing"
 
 
 @pytest.mark.xfail(strict=True, reason=RIICHI_DROPPED)
