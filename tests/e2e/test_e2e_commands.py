@@ -190,6 +190,17 @@ def trace_records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.xfail(strict=True, reason="issue 10: `mjtable status` prints the round wind as a number and the link "
+                   "statistics for people")
+def test_status_for_people_names_the_wind_and_leaves_link_statistics_to_verbose(procs):
+    table = pty_table(procs, "four-port", "ema-2016")
+    table.ok("start", where="--config")
+    table.wait_hand_after(0)
+    shown = table.ok("status", where="--config")
+    assert "East" in shown and "srtt" not in shown
+    assert "srtt" in table.ok("status", "--verbose", where="--config")
+
+
 @pytest.mark.xfail(strict=True, reason="issue 10: bare `mjtable status` looks for var/mjtable.sock, not where a "
                    "bare `mjtable run` puts its socket")
 def test_bare_status_finds_the_controller_a_bare_run_started(procs):

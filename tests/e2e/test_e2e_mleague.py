@@ -66,3 +66,16 @@ def test_a_kan_reveals_the_next_dead_wall_stack(game):
 @pytest.mark.xfail(strict=True, reason="issue 10: M.League ties are broken by seat order, not split")
 def test_tied_places_split_their_rank_points(game):
     assert game.journal[-1] == FINAL
+
+
+@pytest.mark.xfail(strict=True, reason="issue 10: M.League refuses riichi below 1,000 points")
+def test_riichi_may_be_declared_below_1000_points(table_factory):
+    table = table_factory("four-port", "mleague")
+    table.ok("start", where="--config")
+    seq = table.wait_hand_after(0)["hand_in_play"]["seq"]
+    table.ok("result", *ron(3, (0, "yakuman", 1)))  # the dealer's yakuman: seat 3 at −23,000
+    table.wait_hand_after(seq)
+    table.ok("riichi", "3")
+    table.ok("result", *draw(3), "--riichi", "3")
+    # no busting: play goes on; the declarer tenpai alone takes 3,000 and bets 1,000
+    assert payments_by_hand(table.journal())[1] == ("E1", [-1000, -1000, -1000, 2000], 1)
