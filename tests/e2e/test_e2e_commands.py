@@ -151,6 +151,9 @@ def test_the_client_commands_of_the_api_docs(procs):
     assert [row["hand"] for row in rows] == [r["hand"] for r in journal]  # abandoned: no final row
     assert [int(rows[1][f"payments_{s}"]) for s in range(4)] == journal[1]["payments"]
     assert json.loads(rows[2]["result"]) == journal[2]["result"]
+    copy = procs.folder / "journal.jsonl"
+    assert mjtable("journal", "--db", str(procs.folder / "state.db"), "--output", str(copy)).returncode == 0
+    assert [json.loads(line) for line in copy.read_text().splitlines()] == journal
 
 
 def test_a_jam_is_shown_in_status_and_on_the_displays_and_retry_carries_on(procs):
