@@ -179,8 +179,8 @@ class TableSession:
             return status if status["state"] == "playing" and hand.get("seq", 0) > seq else None
         return wait_for(in_play, f"a hand after #{seq} to be in play")
 
-    def wait_game_over(self) -> dict:
-        return wait_for(lambda: (s := self.polled_status()).get("finished") and s, "the game to end")
+    def wait_game_over(self) -> None:
+        wait_for(lambda: self.polled_status().get("finished"), "the game to end")
 
 
 # -- playing a game through the CLI ---------------------------------------------------------
@@ -243,7 +243,6 @@ class PlayedHand:
 class PlayedGame:
     hands: list[PlayedHand]
     journal: list[dict]
-    final_status: dict
 
 
 def play_hand(session: TableSession, hand: Hand, seq: int) -> PlayedHand:
@@ -276,8 +275,8 @@ def play_game(session: TableSession, hands: list[Hand], *start_args: str) -> Pla
     for hand in hands:
         seq = session.wait_hand_after(seq)["hand_in_play"]["seq"]
         played.append(play_hand(session, hand, seq))
-    final_status = session.wait_game_over()
-    return PlayedGame(played, session.journal(), final_status)
+    session.wait_game_over()
+    return PlayedGame(played, session.journal())
 
 
 # -- checks ------------------------------------------------------------------------------------
@@ -294,7 +293,7 @@ def throws(rules: R.RuleSet, dice: list[int]) -> list[list[int]]:
 
 
 def check_against_engine(rules: R.RuleSet, journal: list[dict], dealer: int = STARTING_DEALER,
-                         finished: bool = True) -> R.GameState:
+                         finished: bool = True) -> None:
     """Replay the journal's results with the rules engine from a new game: every hand's
     counters, dealer, wall breaker, dead wall, indicators, payments and scores, then the
     final standings, must agree."""
@@ -323,7 +322,6 @@ def check_against_engine(rules: R.RuleSet, journal: list[dict], dealer: int = ST
                                "final_scores": list(standings.final_scores), "ranks": list(standings.ranks)}
     else:
         assert not journal[-1].get("final")
-    return state
 
 
 def payments_by_hand(journal: list[dict]) -> list[tuple[str, list[int], int]]:
