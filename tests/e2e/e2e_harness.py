@@ -94,20 +94,25 @@ def start_sim(procs: Processes, *args: str) -> tuple[subprocess.Popen, str]:
     return sim, sim.stdout.readline().strip()
 
 
-def pty_table(procs: Processes, profile: str, ruleset: str, seed: int = 1) -> "TableSession":
+def profile_file(profile: str | Path) -> Path:
+    """A table profile: the name of one in config/tables/, or a file."""
+    return profile if isinstance(profile, Path) else PROFILES / f"{profile}.yaml"
+
+
+def pty_table(procs: Processes, profile: str | Path, ruleset: str, seed: int = 1) -> "TableSession":
     """`mjtable sim --pty --profile ...` and a controller on it."""
-    _, port = start_sim(procs, "--pty", "--profile", str(PROFILES / f"{profile}.yaml"), "--speed", str(SPEED),
+    _, port = start_sim(procs, "--pty", "--profile", str(profile_file(profile)), "--speed", str(SPEED),
                         "--seed", str(seed))
     assert port.startswith("/dev/"), port
     return TableSession(procs, port, profile, ruleset)
 
 
-def write_table_config(folder: Path, port: str, profile: str, ruleset: str) -> Path:
+def write_table_config(folder: Path, port: str, profile: str | Path, ruleset: str) -> Path:
     """A table config as docs/INSTALL.md shows it, with every path inside ``folder``."""
     config = folder / "table.yaml"
     config.write_text(f"""kind: table
 serial: {{port: {port}, baud: 115200}}
-profile: {PROFILES / profile}.yaml
+profile: {profile_file(profile)}
 ruleset: {ruleset}
 state: {{database: state.db}}
 api: {{socket: api.sock}}
@@ -120,7 +125,7 @@ game: {{starting_dealer: {STARTING_DEALER}}}
 class TableSession:
     """`mjtable run --config ...` on a table at ``port``, the controller restartable."""
 
-    def __init__(self, procs: Processes, port: str, profile: str, ruleset: str) -> None:
+    def __init__(self, procs: Processes, port: str, profile: str | Path, ruleset: str) -> None:
         self.procs = procs
         self.config = write_table_config(procs.folder, port, profile, ruleset)
         self.socket = procs.folder / "api.sock"
