@@ -90,6 +90,15 @@ def test_check_config_refuses_a_rule_set_the_table_cannot_play(tmp_path):
     assert "mcr" in checked.stdout + checked.stderr and "four-port" in checked.stdout + checked.stderr
 
 
+@pytest.mark.xfail(strict=True, reason="issue 10: `start` accepts a rule set the table cannot play (mcr on a "
+                   "136-tile table)")
+def test_start_refuses_a_rule_set_the_table_cannot_play(procs):
+    table = pty_table(procs, "four-port", "ema-2016")
+    refused = table.cli("start", "--ruleset", "mcr")
+    assert refused.returncode == 1 and "mcr" in refused.stderr and "136" in refused.stderr
+    assert table.status()["state"] == "idle"
+
+
 def replay_demo_journal(path, ruleset: str) -> None:
     journal = [json.loads(line) for line in path.read_text().splitlines()]
     check_against_engine(R.load_ruleset(ruleset), journal, dealer=journal[0]["dealer"])
