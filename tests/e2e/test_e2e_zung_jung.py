@@ -1,0 +1,66 @@
+"""A whole Zung Jung game (4 rounds, 16 hands) on the basic table (no dead-wall separator,
+no dora flipper, a wind-marker lamp) through the CLI, with the controller killed mid-hand
+and started again.
+
+Hand-written figures from Zung Jung v1.03's formal scheme: scores start at 0 and the deal
+passes after every hand; the winner collects 3× the hand value; on a self-draw each
+opponent pays 1×; on a discard worth up to 25 each pays 1×; above 25 the two others pay 25
+each and the discarder the rest; with no one responsible every opponent pays 1×; a draw
+pays nothing. A false win (chombo) pays 10 to each opponent and re-deals.
+"""
+import signal
+
+import pytest
+
+from controller import rules as R
+from e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, play_game, ron, tsumo
+
+RULES = R.load_ruleset("zung-jung")
+PLAY = [  # (hand, payments worked out)
+    (Hand(ron(1, (0, "points", 10))), [30, -10, -10, -10]),
+    (Hand(ron(2, (3, "points", 70))), [-25, -25, -160, 210]),      # 210 = 25 + 25 + 160
+    (Hand(tsumo((2, "points", 40))), [-40, -40, 120, -40]),
+    (Hand(ron(0, (1, "points", 30, "none"))), [-30, 90, -30, -30]),  # no one responsible
+    (Hand(draw(), restart=signal.SIGKILL), [0, 0, 0, 0]),
+    (Hand(ron(3, (2, "points", 25))), [-25, -25, 75, -25]),        # at the threshold: 1× each
+    (Hand(ron(1, (0, "points", 26))), [78, -28, -25, -25]),
+    (Hand(chombo(3)), [10, 10, 10, -30]),
+    (Hand(tsumo((1, "points", 1))), [-1, 3, -1, -1]),              # chicken hand
+    (Hand(ron(2, (0, "points", 8))), [24, -8, -8, -8]),
+    (Hand(draw(1, 2)), [0, 0, 0, 0]),
+    (Hand(ron(2, (1, "points", 320))), [-25, 960, -910, -25]),     # the limit
+    (Hand(tsumo((0, "points", 16))), [48, -16, -16, -16]),
+    (Hand(ron(3, (2, "points", 5))), [-5, -5, 15, -5]),
+    (Hand(ron(0, (3, "points", 12))), [-12, -12, -12, 36]),
+    (Hand(draw()), [0, 0, 0, 0]),
+    (Hand(tsumo((3, "points", 20))), [-20, -20, -20, 60]),
+]
+LABELS = [f"{w}{n}" for w in "ESWN" for n in range(1, 5)]
+
+
+@pytest.fixture(scope="module")
+def game(table_factory):
+    return play_game(table_factory("basic", "zung-jung"), [hand for hand, _ in PLAY])
+
+
+def test_the_journal_agrees_with_the_rules_engine(game):
+    check_against_engine(RULES, game.journal)
+
+
+def test_sixteen_hands_the_deal_passing_every_hand_and_the_chombo_re_dealt(game):
+    labels = [r["hand"] for r in hand_records(game.journal)]
+    assert labels == LABELS[:8] + LABELS[7:]  # the chombo re-deals S4
+    assert [r["dealer"] for r in hand_records(game.journal)] == [int(label[1]) - 1 for label in labels]
+
+
+def test_hands_pay_as_the_rule_text_says(game):
+    assert [r["payments"] for r in hand_records(game.journal)] == [paid for _, paid in PLAY]
+    totals = [sum(paid[s] for _, paid in PLAY) for s in range(4)]
+    assert game.journal[-1]["scores"] == totals == game.journal[-1]["final_scores"]
+
+
+def test_the_killed_controller_continued_the_hand_in_play(game):
+    killed = game.hands[4]
+    assert killed.restarted_status["hand_in_play"]["seq"] == killed.seq
+    assert killed.restarted_status["ruleset"] == "zung-jung"
+
