@@ -441,10 +441,15 @@ class Controller:
 
     def _note_fault(self, exc: TableError) -> None:
         """The fault the operator sees to: in status, in the log, to subscribers."""
-        # A refused command or a stop has no fault event: described from the refusal.
-        self.fault = exc.fault if isinstance(exc, TableFault) else Refused(getattr(exc, "code", Code.STOPPED), str(exc))
-        self._publish("fault", code=int(self.fault.code), message=str(exc))
-        log.error("%s; %s", exc, remedy(self.fault.code))
+        code = getattr(exc, "code", Code.STOPPED)
+        if isinstance(exc, TableFault):
+            self.fault = exc.fault
+        elif not (code == Code.STOPPED and self.fault is not None):
+            # A refused command or a stop has no fault event: described from the refusal. A
+            # command refused because the table stopped on a fault keeps that fault: the cause.
+            self.fault = Refused(code, str(exc))
+        self._publish("fault", code=int(self.fault.code), message=self.fault.describe())
+        log.error("%s; %s", self.fault.describe(), remedy(self.fault.code))
 
     async def _clear_error(self) -> None:
         """The work that faulted has run: take its error off the displays (unless another

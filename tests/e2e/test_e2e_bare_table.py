@@ -8,8 +8,6 @@ BARE = {"wind_marker: motorised": "wind_marker: none", "seat_displays: true": "s
         "centre_display: true": "centre_display: false"}
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: a table without an optional device never plays "
-                   "(`start` does not answer)")
 def test_a_table_without_marker_and_displays_plays(procs):
     profile = (PROFILES / "four-port.yaml").read_text()
     for line, bare in BARE.items():

@@ -46,13 +46,11 @@ def test_result_help_shows_the_winner_options_docs_api_lists():
         assert option in shown.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: there is no `mjtable --version`")
 def test_version_names_the_installed_package():
     shown = mjtable("--version")
     assert shown.returncode == 0 and version("mjtable") in shown.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: `mjtable sim --corrupt 2` is accepted (a rate is 0-1)")
 def test_sim_refuses_a_corruption_rate_above_one(procs):
     sim = procs.start("sim", "--pty", "--corrupt", "2", name="sim", stdout=subprocess.PIPE, text=True)
     readable, _, _ = select.select([sim.stdout], [], [], CALL_TIMEOUT)
@@ -81,8 +79,6 @@ def test_check_config_accepts_a_table_config_for_each_preset_on_a_table_that_pla
         assert f"rule set {ruleset}" in checked.stdout and f"{profile}.yaml" in checked.stdout
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: check-config accepts a rule set the table cannot play "
-                   "(mcr on a 136-tile table)")
 def test_check_config_refuses_a_rule_set_the_table_cannot_play(tmp_path):
     config = write_table_config(tmp_path, "/dev/ttyACM0", "four-port", "mcr")
     checked = mjtable("check-config", str(config))
@@ -90,8 +86,6 @@ def test_check_config_refuses_a_rule_set_the_table_cannot_play(tmp_path):
     assert "mcr" in checked.stdout + checked.stderr and "four-port" in checked.stdout + checked.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: `start` accepts a rule set the table cannot play (mcr on a "
-                   "136-tile table)")
 def test_start_refuses_a_rule_set_the_table_cannot_play(procs):
     table = pty_table(procs, "four-port", "ema-2016")
     refused = table.cli("start", "--ruleset", "mcr")
@@ -112,7 +106,6 @@ def test_demo_fast_plays_a_whole_game_whose_journal_the_rules_engine_agrees_with
     replay_demo_journal(journal, ruleset)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: demo --trace crashes ('Record' object has no attribute 'as_json')")
 def test_demo_fast_with_journal_and_trace(tmp_path):
     journal, trace = tmp_path / "journal.jsonl", tmp_path / "trace.jsonl"
     played = mjtable("demo", "--fast", "--journal", str(journal), "--trace", str(trace), timeout=60)
@@ -174,8 +167,6 @@ def test_a_jam_is_shown_in_status_and_on_the_displays_and_retry_carries_on(procs
     assert shown[:1] == [200]  # E200, the jam, on the displays
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: the error stays on the displays after a successful retry "
-                   "(show_error 0 is never sent)")
 def test_a_successful_retry_clears_the_error_from_the_displays(procs):
     table, trace = jammed_table(procs)
     table.ok("retry")
@@ -202,8 +193,6 @@ def trace_records(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: `mjtable status` prints the round wind as a number and the link "
-                   "statistics for people")
 def test_status_for_people_names_the_wind_and_leaves_link_statistics_to_verbose(procs):
     table = pty_table(procs, "four-port", "ema-2016")
     table.ok("start", where="--config")
@@ -213,8 +202,6 @@ def test_status_for_people_names_the_wind_and_leaves_link_statistics_to_verbose(
     assert "srtt" in table.ok("status", "--verbose", where="--config")
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: bare `mjtable status` looks for var/mjtable.sock, not where a "
-                   "bare `mjtable run` puts its socket")
 def test_bare_status_finds_the_controller_a_bare_run_started(procs):
     """README step 3 and 4 from the repository folder: `mjtable run`, then `mjtable status`."""
     made = [p for p in (REPO / "var", REPO / "config" / "var") if not p.exists()]

@@ -55,8 +55,6 @@ PLAIN_HANDS = [
 FINAL = {"final": True, "scores": [34100, 27900, 36700, 21300], "final_scores": [9100, -7100, 1700, -23700],
          "ranks": [2, 3, 1, 4]}
 
-RIICHI_DROPPED = "issue 10: CLI result drops declared riichi (always sends riichi: [])"
-
 
 @pytest.fixture(scope="module")
 def game(table_factory):
@@ -85,35 +83,28 @@ def test_a_restart_mid_hand_keeps_the_hand_its_declarations_and_kans(game):
     assert e2.restarted_status["state"] == "playing"
 
 
-@pytest.mark.xfail(strict=True, reason=RIICHI_DROPPED)
 def test_riichi_declared_at_the_cli_is_in_the_result(game):
     declared = [sorted(r["result"].get("riichi", [])) for r in hand_records(game.journal)[:3]]
     assert declared == [[0, 3], [0, 1], [2]]
 
 
-@pytest.mark.xfail(strict=True, reason=RIICHI_DROPPED)
 def test_a_draw_keeps_the_bets_of_tenpai_declarers_on_the_table(game):
     assert payments_by_hand(game.journal)[0] == DRAW_WITH_DECLARERS
 
 
-@pytest.mark.xfail(strict=True, reason=RIICHI_DROPPED + "; EMA double ron gives a winning declarer's "
-                   "bet to the other winner (§4.1: he gets it back)")
 def test_double_ron_sticks_go_to_the_nearest_winner_and_a_winning_declarer_keeps_his_bet(game):
     assert payments_by_hand(game.journal)[1] == DOUBLE_RON
 
 
-@pytest.mark.xfail(strict=True, reason=RIICHI_DROPPED + "; EMA double ron with a winning declarer")
 def test_final_standings_as_the_rule_text_says(game):
     assert game.journal[-1] == FINAL
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: a result while paused is refused")
 def test_a_result_entered_while_paused_is_accepted(game):
     paused = game.hands[6].paused_result
     assert paused.returncode == 0, paused.stderr
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: status does not take the riichi stick at declaration")
 def test_status_shows_the_stick_taken_at_declaration(game):
     before = hand_records(game.journal)[1]  # the hand before E2
     shown = game.hands[2].riichi_status

@@ -63,12 +63,10 @@ def test_a_kan_reveals_the_next_dead_wall_stack(game):
     assert e4["dora_indicators"] == e4["dead_wall"][2:4]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: M.League ties are broken by seat order, not split")
 def test_tied_places_split_their_rank_points(game):
     assert game.journal[-1] == FINAL
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: M.League refuses riichi below 1,000 points")
 def test_riichi_may_be_declared_below_1000_points(table_factory):
     table = table_factory("four-port", "mleague")
     table.ok("start", where="--config")

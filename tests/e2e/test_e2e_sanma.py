@@ -49,7 +49,6 @@ def test_kans_reveal_the_dead_wall_stacks_after_the_5th(game):
     assert e1["dora_indicators"][:3] == e1["dead_wall"][4:7]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: sanma refuses a 3rd kan ('no more kan indicators')")
 def test_a_third_kan_reveals_a_fourth_indicator(game):
     assert game.hands[0].kan_exits == [0, 0, 0]
     assert len(hand_records(game.journal)[0]["dora_indicators"]) == 4

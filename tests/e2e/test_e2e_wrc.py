@@ -74,14 +74,11 @@ def test_a_kan_reveals_the_next_dead_wall_stack(game):
     assert e2["dora_indicators"] == e2["dead_wall"][2:4]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: CLI result drops declared riichi (always sends riichi: [])")
 def test_sticks_left_at_the_end_go_to_no_one(game):
     assert payments_by_hand(game.journal)[-1] == LAST_DRAW
     assert game.journal[-1] == FINAL
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10: a restart of a game started with another rule set "
-                   "takes the config's rule set and refuses every result")
 def test_a_restart_mid_hand_continues_a_game_started_with_another_rule_set(table_factory):
     table = table_factory("four-port", "ema-2016")
     table.ok("start", "--ruleset", "wrc", where="--config")
