@@ -159,7 +159,13 @@ class Controller:
         self._trigger("power_on")
         await self._connect_with_backoff()
         self._trigger("identified")
-        await self._self_test()
+        while True:
+            try:
+                await self._self_test()
+                break
+            except (LinkLost, McuReset, Overdue) as exc:  # a noisy line: connect again and test again
+                log.warning("self-test interrupted (%s); connecting again", exc)
+                await self._connect_with_backoff()
         self._trigger("ready")
         if game is not None:
             self._restore(game)
