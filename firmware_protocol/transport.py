@@ -77,7 +77,8 @@ class Impairment:
     burst_length: int = 8
     noise_every: float = 0.0  # seconds: a noise burst starts every so often (0: never)...
     noise_for: float = 0.0    # ...and lasts this long...
-    noise_corrupt: float = 1.0  # ...corrupting bytes at this rate instead of `corrupt`
+    noise_corrupt: float = 1.0  # ...corrupting bytes at this rate instead of `corrupt` (1: a cut line)
+    noise_from: float = 0.0   # loop time of the first burst
 
 
 class Impairer:
@@ -89,7 +90,8 @@ class Impairer:
         s, rng = self.spec, self.rng
         if rng.random() < s.drop:
             return []
-        corrupt = s.noise_corrupt if s.noise_every > 0 and now % s.noise_every < s.noise_for else s.corrupt
+        noisy = s.noise_every > 0 and now >= s.noise_from and (now - s.noise_from) % s.noise_every < s.noise_for
+        corrupt = s.noise_corrupt if noisy else s.corrupt
         count = 2 if rng.random() < s.duplicate else 1
         return [(self._damage(data, corrupt), rng.random() < s.reorder) for _ in range(count)]
 
