@@ -1,6 +1,7 @@
 """System figures against the targets (README, Figures): pty round trip vs a raw pty echo, hand change vs
 the mechanical critical path (with and without pipelining), a hanchan in virtual time,
-controller RSS, start to ready (with a long history in the store), idle CPU.
+controller RSS, start to ready (with a long history in the store), idle CPU, and how long
+the table is out of play after a fault it recovers from alone (virtual time).
 
 Subprocesses measure what must not share this process: the simulator at the far end of
 the pty, the echo baseline, and a fresh controller for RSS / start-up / idle CPU.
@@ -208,6 +209,132 @@ def bench_hanchan() -> None:
     report(f"EMA hanchan in virtual time, median of {len(walls)}", f"{median:.3f} s", "≤ 0.5 s", median <= 0.5)
 
 
+# ------------------------------------------------------------------ out of play after a fault
+# Virtual time, and honest there: the simulator's mechanics and the link's timers run on the
+# same clock as the controller, so a delay measured here is the host's and the protocol's,
+# not the machine's. Each figure compares when the second hand is ready to play (its
+# hand_started) with the undisturbed game of the same seed.
+RECOVERY_SEEDS = range(5)
+CUT = 1.0
+
+
+def _second_hand(seed: int, **kwargs) -> tuple[float, float, object]:
+    """When hand 1 ended and hand 2 started, in a game with `kwargs` (at most 2 hands played)."""
+    from controller.simulation import run_game
+
+    times: dict[str, list[float]] = {"hand_ended": [], "hand_started": []}
+
+    def on_controller(controller, table) -> None:
+        loop = asyncio.get_running_loop()
+        controller.subscribe(lambda e: times[e["event"]].append(loop.time()) if e["event"] in times else None)
+    run = run_game("ema-2016", seed=seed, on_controller=on_controller, **kwargs)
+    return times["hand_ended"][0], times["hand_started"][1], run
+
+
+def _disturbance_at(seed: int, ended: float, started: float) -> float:
+    """A seeded moment in hand 2's setup, not in its last second."""
+    import random
+    return random.Random(f"recovery:{seed}").uniform(ended + 0.5, started - 1.0)
+
+
+def bench_line_cut() -> None:
+    from firmware_protocol.transport import Impairment
+
+    delays = []
+    for seed in RECOVERY_SEEDS:
+        ended, started, _ = _second_hand(seed)
+        at = _disturbance_at(seed, ended, started)
+        cut = Impairment(noise_every=1e9, noise_for=CUT, noise_from=at)  # every byte noise: a cut line
+        delays.append(_second_hand(seed, impairment=cut)[1] - started)
+    # A cut while a mechanism moves costs nothing: its end is reported once the line is back.
+    report(f"line cut {CUT:.0f} s in setup: hand delayed, median / max",
+           f"{statistics.median(delays):.2f} / {max(delays):.2f} s", f"≤ {CUT:.0f} + 1.5 s", max(delays) <= CUT + 1.5)
+
+
+def _interrupted(trace, at: float) -> float:
+    """When the setup operation running at `at` began (its end not yet reported), else `at`."""
+    from controller.table import COMPLETIONS
+    running, began = None, at
+    for r in trace:
+        if r.t > at:
+            break
+        if r.dir == "cmd" and r.name in COMPLETIONS and r.name != "shuffle":  # the shuffle runs beside the setup
+            running, began = r.name, r.t
+        elif r.dir == "event" and running and r.name == COMPLETIONS[running]:
+            running, began = None, at
+    return began
+
+
+def bench_mcu_reset() -> None:
+    from sim.faults import FaultPlan
+
+    extra = []
+    for seed in RECOVERY_SEEDS:
+        ended, started, clean = _second_hand(seed)
+        at = _disturbance_at(seed, ended, started)
+        wasted = at - _interrupted(clean.trace, at)  # the interrupted operation runs again from its start
+        extra.append(_second_hand(seed, faults=FaultPlan(reset_at=[at]))[1] - started - wasted)
+    report("MCU reset in setup: hand delayed beyond the interrupted operation, median / max",
+           f"{statistics.median(extra):.2f} / {max(extra):.2f} s", "≤ 1 s", max(extra) <= 1.0)
+
+
+def bench_controller_restart() -> None:
+    # Virtual time would count no CPU: wall time here, simulator and store in the same process.
+    walls = [run_virtual_restart(seed) for seed in RECOVERY_SEEDS]
+    report("controller restart in play: start to playing again (wall, in process), median / max",
+           f"{statistics.median(walls):.3f} / {max(walls):.3f} s", "≤ 1 s", max(walls) <= 1.0)
+
+
+def run_virtual_restart(seed: int) -> float:
+    """Kill the controller 20 s into hand 1's play (cancel its tasks, hang up, close the
+    store) and start a new one on the same store and table: virtual seconds to playing."""
+    from controller import rules as R
+    from controller.controller import Controller
+    from controller.simulation import profile_for
+    from controller.store import Store
+    from firmware_protocol.virtual_time import run_virtual
+    from sim.serve import connect_in_process
+    from sim.table import SimulatedTable
+
+    rules = R.load_ruleset("ema-2016")
+
+    async def scenario(database: Path) -> float:
+        loop = asyncio.get_running_loop()
+        table = SimulatedTable(profile_for(rules), seed=seed)
+
+        async def connect():
+            return connect_in_process(loop, table, seed=seed)
+
+        store = Store(database)
+        first = Controller(connect, rules, store=store, seed=seed)
+        playing = asyncio.Event()
+        first.subscribe(lambda e: playing.set() if e["event"] == "hand_started" else None)
+        await first.start()
+        await first.new_game(0)
+        game = asyncio.ensure_future(first.play())
+        await playing.wait()
+        await asyncio.sleep(20.0)
+        game.cancel()
+        first.close()
+        store.close()
+        store = Store(database)
+        second = Controller(connect, rules, store=store, seed=seed)
+        back = asyncio.Event()
+        second.subscribe(lambda e: back.set() if e["state"] == "playing" else None)
+        began = time.perf_counter()
+        await second.start()
+        game = asyncio.ensure_future(second.play())
+        await back.wait()
+        took = time.perf_counter() - began
+        game.cancel()
+        second.close()
+        store.close()
+        return took
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return run_virtual(scenario(Path(tmp) / "state.db"))
+
+
 # ------------------------------------------------------------------ a fresh controller process
 # Connects to the simulator process over a pty as `mjtable run` would, prints when it
 # is ready (state idle), then idles IDLE_SECONDS and reports CPU and memory.
@@ -342,7 +469,8 @@ def print_table() -> None:
 
 def main() -> None:
     rows.clear()
-    for bench in (bench_round_trip, bench_hand_change, bench_hanchan, bench_controller_process):
+    for bench in (bench_round_trip, bench_hand_change, bench_hanchan, bench_line_cut, bench_mcu_reset,
+                  bench_controller_restart, bench_controller_process):
         bench()
     print_table()
 

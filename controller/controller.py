@@ -28,7 +28,7 @@ from controller.api import ApiError as ControlError  # a refused request: nothin
 from controller.capabilities import cannot_play
 from controller.centre_text import break_text, dora_text, round_text, scores_text
 from controller.machine import TableMachine
-from controller.table import Fault, Interrupted, LinkLost, McuReset, Rejected, Table, TableError, TableFault
+from controller.table import Fault, Interrupted, LinkLost, McuReset, Overdue, Rejected, Table, TableError, TableFault
 
 log = logging.getLogger("mjtable.controller")
 
@@ -87,22 +87,34 @@ def remedy(code: int, then: str = "retry (`mjtable retry` or a seat's OK button)
     return f"{_REMEDIES.get(code, 'see to the table')}, then {then}"
 
 
+# Seconds each long operation takes on a table, before the margin. A table's identity does
+# not say, so the host assumes these; a shuffle's is the build limit (docs/ARCHITECTURE.md
+# "Deadlines").
+NOMINAL_DURATIONS = {"collect_tiles": 6.0, "raise_walls": 6.0, "roll_dice": 2.0, "separate_dead_wall": 2.0,
+                     "flip_dora": 1.0, "set_wind_marker": 1.0, "shuffle": 80.0}
+
+
 @dataclass
 class Settings:
     display_mode: str = "difference"
     backoff_max: float = 10.0
-    shuffle_wait: float = 120.0   # longest wait for a shuffle_done we may have missed
+    operation_margin: float = 2.0  # an operation's deadline: its nominal duration times this
+    durations: dict[str, float] = field(default_factory=lambda: dict(NOMINAL_DURATIONS))
+
+    def operation_limits(self) -> dict[str, float]:
+        return {name: seconds * self.operation_margin for name, seconds in self.durations.items()}
 
 
 class Controller:
     def __init__(self, table_connector, rules: R.RuleSet, *, store=None, settings: Settings | None = None,
                  ruleset_name: str | None = None, seed: int | None = None) -> None:
-        self.table = Table(table_connector, on_event=self._on_table_event)
+        self.settings = settings or Settings()
+        self.table = Table(table_connector, on_event=self._on_table_event,
+                           operation_limits=self.settings.operation_limits())
         self.rules = rules
         self.ruleset_name = ruleset_name or rules.name
         self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
         self.store = store
-        self.settings = settings or Settings()
         self.sm = TableMachine()
         self.state: R.GameState | None = None
         self.hand: Hand | None = None
@@ -121,6 +133,7 @@ class Controller:
         self._operator: asyncio.Event = asyncio.Event()
         self._shuffle_task: asyncio.Task | None = None
         self._recovery: asyncio.Task | None = None
+        self._watchdog_resume: asyncio.Future | None = None
         self._error_shown = False  # an error code is on the displays until the step that faulted runs
 
     # ------------------------------------------------------------------ events out
@@ -146,7 +159,13 @@ class Controller:
         self._trigger("power_on")
         await self._connect_with_backoff()
         self._trigger("identified")
-        await self._self_test()
+        while True:
+            try:
+                await self._self_test()
+                break
+            except (LinkLost, McuReset, Overdue) as exc:  # a noisy line: connect again and test again
+                log.warning("self-test interrupted (%s); connecting again", exc)
+                await self._connect_with_backoff()
         self._trigger("ready")
         if game is not None:
             self._restore(game)
@@ -323,10 +342,13 @@ class Controller:
 
     async def _poll_until_stacked(self) -> None:
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.settings.shuffle_wait
+        limit = self.settings.operation_limits()["shuffle"]
+        deadline = loop.time() + limit
         while "shuffling" in (await self.table.get_status())["sets"]:
             if loop.time() > deadline:
-                raise TableFault(Fault(Code.BUILD_TIMEOUT, "shuffler", "none", 0, 0))
+                log.warning("the shuffle begun before the reconnect has run %.0f s; stopping the table", limit)
+                await self.table.stop()
+                raise Overdue(Code.BUILD_TIMEOUT, "shuffler", f"shuffle still running after {limit:.0f} s; stopped")
             await asyncio.sleep(2.0)
 
     async def _waiting(self, what: str, awaitable) -> None:
@@ -399,6 +421,7 @@ class Controller:
     # ------------------------------------------------------------------ steps & faults
     async def _step(self, trigger: str, action) -> None:
         """Run one hardware step until it succeeds, through faults, pauses and link loss."""
+        busy_since = None
         while True:
             self._trigger(trigger)
             try:
@@ -409,24 +432,64 @@ class Controller:
                     await self._fault_step(exc)
                     continue
                 # Still running from before a lost link: its result shows in the status soon.
-                await asyncio.sleep(1.0)
+                busy_since = busy_since or asyncio.get_running_loop().time()
+                overdue = self._busy_too_long(busy_since, exc)
+                if overdue:
+                    busy_since = None
+                    await self._fault_step(overdue)
+                else:
+                    await asyncio.sleep(1.0)
             except (TableFault, Interrupted) as exc:
-                await self._fault_step(exc)
+                if not await self._resumed_after_watchdog(exc):
+                    await self._fault_step(exc)
             except (LinkLost, McuReset):
                 await self._recover_link()
         await self._clear_error()
 
+    async def _resumed_after_watchdog(self, exc: Exception) -> bool:
+        """A watchdog stop means the table did not hear this host (heartbeats lost on a
+        noisy line): nothing for the operator to clear, so resume and re-run the step."""
+        if self.sm.state == "paused" or not await self._watchdog_stopped(exc):
+            return False
+        if self._watchdog_resume is None or self._watchdog_resume.done():
+            log.warning("the table stopped: its watchdog missed this host's heartbeats; resuming")
+            self._watchdog_resume = asyncio.ensure_future(self.table.resume())
+        try:
+            await asyncio.shield(self._watchdog_resume)
+        except TableError as again:  # the re-run step meets it again (link lost: reconnect)
+            log.warning("resuming after the watchdog stop: %s", again)
+        return True
+
+    async def _watchdog_stopped(self, exc: Exception) -> bool:
+        if isinstance(exc, TableFault):
+            return exc.fault.code == Code.WATCHDOG
+        if isinstance(exc, Rejected) and exc.code == Code.STOPPED:  # the watchdog's fault event may be lost
+            try:
+                return (await self.table.get_status())["fault"] == Code.WATCHDOG
+            except TableError:
+                return False
+        return False
+
+    def _busy_too_long(self, since: float, exc: Rejected) -> Overdue | None:
+        """A table busy for longer than its longest operation's limit is stuck."""
+        busy = asyncio.get_running_loop().time() - since
+        if busy <= max(self.settings.operation_limits().values()):
+            return None
+        return Overdue(Code.OPERATION_TIMEOUT, "none", f"still busy after {busy:.0f} s ({exc.detail})")
+
     async def _fault_step(self, exc: Exception) -> None:
         self._trigger("fault")
         await self._await_operator(exc)
+        if self._recovery is not None and not self._recovery.done():
+            await asyncio.shield(self._recovery)  # lost meanwhile (background work noticed): back to "fault"
         self._trigger("retry")
 
     async def _await_operator(self, exc: TableError) -> None:
         """Show the error, keep everything, wait for retry; resume the table."""
         self._note_fault(exc)
+        self._operator.clear()  # once: a retry pressed while the link recovers still counts
         while True:
             try:
-                self._operator.clear()
                 await self.table.show_error(int(self.fault.code))
                 self._error_shown = True
                 await self._operator.wait()
@@ -434,6 +497,7 @@ class Controller:
                 break
             except Rejected as again:  # e.g. resume refused while the lid is still open
                 self._note_fault(again)
+                self._operator.clear()
             except (LinkLost, McuReset):
                 await self._recover_link()
         self.fault = None
@@ -513,6 +577,12 @@ class Controller:
 
     def _on_table_event(self, kind: str, value: Any) -> None:
         if kind == "fault":
+            if value.code == Code.WATCHDOG and self.sm.state != "paused":
+                # The host was silent, not the mechanism at fault: whatever waits on the
+                # table resumes it (_resumed_after_watchdog); with nothing waiting, now.
+                if self.sm.state in ("playing", "idle", "game_over"):
+                    asyncio.ensure_future(self._resumed_after_watchdog(TableFault(value)))
+                return
             self.fault = value
             self._publish("fault", code=int(value.code), message=value.describe())
         elif kind in ("link_lost", "mcu_reset"):
@@ -604,7 +674,8 @@ class Controller:
                 log.info("table work held by the pause: it carries on at `resume`")
                 await self._until_resumed()
             except (TableFault, Rejected) as exc:
-                await self._await_operator(exc)
+                if not await self._resumed_after_watchdog(exc):
+                    await self._await_operator(exc)
             except (LinkLost, McuReset):
                 await self._recover_link()
         await self._clear_error()
@@ -828,7 +899,7 @@ class Controller:
             out["final_scores"] = list(self.standings.final_scores)
             out["ranks"] = list(self.standings.ranks)
         if self.table.stats is not None:
-            out["link"] = _stats_dict(self.table.stats)
+            out["link"] = {**_stats_dict(self.table.stats), **self.table.quality.as_dict()}
         return out
 
     def _walls(self) -> dict[str, Any]:

@@ -106,8 +106,13 @@ async def play_game(rules: R.RuleSet, *, seed: int = 0, dealer: int = 0, profile
     start = loop.time()
     table = SimulatedTable(profile or profile_for(rules), seed=seed, faults=faults)  # a Profile or its file
 
+    connections = 0
+
     async def connect():
-        return connect_in_process(loop, table, impairment=impairment, seed=seed)
+        # A new line's noise is new: the same seed would replay the same damage for ever.
+        nonlocal connections
+        connections += 1
+        return connect_in_process(loop, table, impairment=impairment, seed=seed + 7919 * (connections - 1))
 
     controller = Controller(connect, rules, store=store, settings=settings, seed=seed)
     hands: list[dict] = []

@@ -9,21 +9,34 @@ means the table stopped all motion: every operation still waiting fails with
 
 A display command for a display the table lacks (see `capabilities`) is not sent: the
 table would refuse it, and nothing waits on a display.
+
+Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
+RTOs is chased with a heartbeat: the table answers in order, so the probe's answer comes
+after the missing one, and it wakes a table link that gave up on a noisy line. A table
+that keeps acknowledging but never answers fails the command with :class:`Overdue`
+(OPERATION_TIMEOUT); one that sends nothing at all is a lost link. An operation that
+outlives its limit is checked against the status: still running, it is stopped; either
+way it fails with :class:`Overdue` (BUILD_TIMEOUT for a shuffle). Commands are never sent
+twice: the link delivers each exactly once, and the steps reconcile from the status.
 """
 from __future__ import annotations
 
 import asyncio
 import collections
-from collections.abc import Awaitable, Callable
+import logging
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_protocol.catalog import BUTTONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
+from firmware_protocol.catalog import BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
 from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
 from controller.capabilities import Capabilities
+from controller.line_quality import LineQuality
+
+log = logging.getLogger("mjtable.table")
 
 Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the table
 
@@ -36,6 +49,20 @@ COMPLETIONS = {
     "flip_dora": "dora_flipped",
     "set_wind_marker": "wind_marker_set",
 }
+
+
+# The answers each command may get (any command may be `rejected`).
+_ANSWERS = {"identify": "identity", "get_status": "status"}
+_SUBSYSTEM_OF = {"collect_tiles": "centre", "shuffle": "shuffler", "raise_walls": "lifts", "roll_dice": "dice",
+                 "separate_dead_wall": "separator", "flip_dora": "dora", "set_wind_marker": "marker"}
+
+# A reply is overdue after REPLY_FLOOR + REPLY_RTOS x the link's current RTO; it is chased
+# with a probe each time that passes, and given up after REPLY_PATIENCE seconds (on a line
+# that damages most frames a reply may need dozens of tries).
+REPLY_FLOOR = 1.0
+REPLY_RTOS = 4
+REPLY_PATIENCE = 60.0
+OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
 
 
 class TableError(Exception):
@@ -55,6 +82,7 @@ class Fault:
     sensor: str
     expected: int
     counted: int
+    detail: str = ""  # what the host saw, for faults it declares itself (a deadline passed)
 
     @classmethod
     def from_event(cls, msg: Message) -> "Fault":
@@ -67,6 +95,8 @@ class Fault:
             text += f" at {self.sensor}"
         if self.code == Code.TILE_COUNT:
             text += f" (expected {self.expected}, counted {self.counted})"
+        if self.detail:
+            text += f": {self.detail}"
         return text
 
 
@@ -74,6 +104,13 @@ class TableFault(TableError):
     def __init__(self, fault: Fault) -> None:
         super().__init__(fault.describe())
         self.fault = fault
+
+
+class Overdue(TableFault):
+    """A deadline passed: the table never answered, or an operation outlived its limit."""
+
+    def __init__(self, code: int, subsystem: str, detail: str) -> None:
+        super().__init__(Fault(code, subsystem, "none", 0, 0, detail))
 
 
 class LinkLost(TableError):
@@ -95,14 +132,20 @@ def _name(names: tuple[str, ...], index: int) -> str:
 class Table:
     """Typed operations on one table; reconnects through `connector`."""
 
-    def __init__(self, connector: Connector, *, on_event: Callable[[str, Any], None] | None = None) -> None:
+    def __init__(self, connector: Connector, *, on_event: Callable[[str, Any], None] | None = None,
+                 operation_limits: Mapping[str, float] | None = None) -> None:
+        """`operation_limits`: seconds each long operation may take (by command name)."""
         self._connector = connector
+        self._limits = dict(operation_limits or {})
         self._on_event = on_event or (lambda kind, value: None)
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
         self._heartbeat: asyncio.TimerHandle | None = None
         self._stats = None
+        self.quality = LineQuality()
+        self._overdue_logged_at: float | None = None
+        self._overdue_unlogged = 0
         self.identity: dict[str, Any] | None = None
         self.capabilities: Capabilities | None = None
         self.boot_id: int | None = None
@@ -115,6 +158,7 @@ class Table:
         self._endpoint = LinkEndpoint(Link(role="host"), transport, on_message=self._on_message,
                                       on_lost=self._on_lost)
         self._stats = self._endpoint.stats
+        self.quality.watch(self._stats)
         identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
         if identity["protocol_version"] != PROTOCOL_VERSION:
             self.close()
@@ -150,12 +194,59 @@ class Table:
     # ---- generic ----
     async def command(self, name: str, **args: Any) -> Message:
         """Send a command; return its reply (ok / identity / status)."""
+        future = self._send(name, args)
+        return await self._reply(name, future)
+
+    def _send(self, name: str, args: dict[str, Any]) -> asyncio.Future:
         if self._endpoint is None:
             raise LinkLost("not connected")
+        self._endpoint.send(Message(name, args))  # a malformed message raises before anything waits
         future = asyncio.get_running_loop().create_future()
         self._replies.append((name, future))
-        self._endpoint.send(Message(name, args))
-        return await future
+        return future
+
+    async def _reply(self, name: str, future: asyncio.Future) -> Message:
+        heard_before, waited = self._frames_heard(), 0.0
+        while waited < REPLY_PATIENCE:
+            limit = REPLY_FLOOR + REPLY_RTOS * self._stats.rto
+            if await _within(future, limit):
+                return future.result()
+            if not waited:
+                self._warn_overdue(name, limit)
+            waited += limit
+            self._probe()
+        if future.done():
+            return future.result()
+        if self._frames_heard() == heard_before:
+            log.warning("nothing heard from the table for %.0f s: the link is lost", waited)
+            self._on_lost()
+        else:
+            future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                         f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
+        return future.result()
+
+    def _warn_overdue(self, name: str, limit: float) -> None:
+        if name == "heartbeat":
+            return  # a late heartbeat is the line's doing: the line-quality warning says so
+        now = asyncio.get_running_loop().time()
+        if self._overdue_logged_at is not None and now - self._overdue_logged_at < OVERDUE_LOG_EVERY:
+            self._overdue_unlogged += 1
+            return
+        more = f" ({self._overdue_unlogged} more late replies since the last warning)" if self._overdue_unlogged else ""
+        log.warning("no reply to %s within %.1f s; probing the table%s", name, limit, more)
+        self._overdue_logged_at, self._overdue_unlogged = now, 0
+
+    def _frames_heard(self) -> int:
+        return self._stats.frames_received + self._stats.crc_errors
+
+    def _probe(self) -> None:
+        """A heartbeat, answered after the overdue reply (its short frame passes a noisy
+        line best); nobody waits on it."""
+        try:
+            future = self._send("heartbeat", {})
+        except LinkLost:
+            return
+        future.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def operation(self, name: str, **args: Any) -> Message:
         """Run a long operation to its completion event."""
@@ -164,10 +255,26 @@ class Table:
         self._completions[done] = future
         try:
             await self.command(name, **args)
-            return await future
+            return await self._completion(name, future)
         finally:
             if self._completions.get(done) is future:
                 del self._completions[done]
+            if future.done() and not future.cancelled():
+                future.exception()  # failed after we stopped waiting (stop, link lost): seen
+
+    async def _completion(self, name: str, future: asyncio.Future) -> Message:
+        limit = self._limits.get(name)
+        if limit is None or await _within(future, limit):
+            return await future
+        log.warning("%s has not ended within %.0f s; asking the table for its status", name, limit)
+        status = await self.get_status()  # answered after any completion sent before it
+        if future.done():
+            return future.result()
+        code = Code.BUILD_TIMEOUT if name == "shuffle" else Code.OPERATION_TIMEOUT
+        if _running(name, status):
+            await self.stop()  # moving beyond its limit: stop all motion
+            raise Overdue(code, _SUBSYSTEM_OF[name], f"{name} still running after {limit:.0f} s; stopped")
+        raise Overdue(code, _SUBSYSTEM_OF[name], f"{name} ended without reporting its end within {limit:.0f} s")
 
     # ---- typed operations ----
     async def get_status(self) -> dict[str, Any]:
@@ -249,6 +356,13 @@ class Table:
                 self._on_event("unexpected", msg)
 
     def _on_reply(self, msg: Message) -> None:
+        # A command whose reply cannot be this one lost its reply (a table that never
+        # answered it): fail it and match the reply to the next, so the queue stays in step.
+        while self._replies and not _answers(self._replies[0][0], msg.name):
+            command, future = self._replies.popleft()
+            if not future.done():
+                future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                             f"the table answered later commands but not {command}"))
         if not self._replies:
             self._on_event("unexpected", msg)
             return
@@ -295,4 +409,24 @@ class Table:
             return
         task = asyncio.ensure_future(self.command("heartbeat"))
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
+        self.quality.sample(asyncio.get_running_loop().time())
         self._schedule_heartbeat()
+
+
+async def _within(future: asyncio.Future, seconds: float) -> bool:
+    """Wait up to `seconds` for `future` without cancelling it; whether it is done."""
+    if not future.done():
+        await asyncio.wait([future], timeout=seconds)
+    return future.done()
+
+
+def _answers(command: str, reply: str) -> bool:
+    return reply == "rejected" or reply == _ANSWERS.get(command, "ok")
+
+
+def _running(name: str, status: dict[str, Any]) -> bool:
+    """Whether the status shows `name` still under way (a shuffle runs beside other work)."""
+    if name == "shuffle":
+        return "shuffling" in status["sets"]
+    operation = status["operation"]
+    return 0 <= operation < len(OPERATIONS) and OPERATIONS[operation] == name

@@ -75,29 +75,35 @@ class Impairment:
     reorder_delay: float = 0.01
     burst: float = 0.0        # per write: a run of `burst_length` bytes replaced by noise
     burst_length: int = 8
+    noise_every: float = 0.0  # seconds: a noise burst starts every so often (0: never)...
+    noise_for: float = 0.0    # ...and lasts this long...
+    noise_corrupt: float = 1.0  # ...corrupting bytes at this rate instead of `corrupt` (1: a cut line)
+    noise_from: float = 0.0   # loop time of the first burst
 
 
 class Impairer:
     def __init__(self, spec: Impairment, rng: random.Random) -> None:
         self.spec, self.rng = spec, rng
 
-    def copies(self, data: bytes) -> list[tuple[bytes, bool]]:
-        """The chunks the far end will see for one write, each with "may overtake"."""
+    def copies(self, data: bytes, now: float) -> list[tuple[bytes, bool]]:
+        """The chunks the far end will see for one write at `now`, each with "may overtake"."""
         s, rng = self.spec, self.rng
         if rng.random() < s.drop:
             return []
+        noisy = s.noise_every > 0 and now >= s.noise_from and (now - s.noise_from) % s.noise_every < s.noise_for
+        corrupt = s.noise_corrupt if noisy else s.corrupt
         count = 2 if rng.random() < s.duplicate else 1
-        return [(self._damage(data), rng.random() < s.reorder) for _ in range(count)]
+        return [(self._damage(data, corrupt), rng.random() < s.reorder) for _ in range(count)]
 
-    def _damage(self, data: bytes) -> bytes:
+    def _damage(self, data: bytes, corrupt: float) -> bytes:
         s, rng = self.spec, self.rng
         out = bytearray(data)
-        if s.corrupt > 0:
+        if corrupt > 0:
             # Jump from one corrupted byte to the next with a geometric gap: no per-byte loop.
-            pos = self._gap(s.corrupt)
+            pos = self._gap(corrupt)
             while pos < len(out):
                 out[pos] ^= rng.randrange(1, 256)
-                pos += 1 + self._gap(s.corrupt)
+                pos += 1 + self._gap(corrupt)
         if out and rng.random() < s.burst:
             start = rng.randrange(len(out))
             run = min(s.burst_length, len(out) - start)
@@ -124,7 +130,7 @@ class MemoryTransport(BaseTransport):
             return
         now = self._loop.time()
         self._line_free_at = max(self._line_free_at, now) + len(data) * self._byte_time
-        copies = self._impairer.copies(data) if self._impairer else [(bytes(data), False)]
+        copies = self._impairer.copies(data, now) if self._impairer else [(bytes(data), False)]
         for chunk, overtaken in copies:
             self._loop.call_at(self._arrival(overtaken), self.peer._deliver, chunk)
 

@@ -48,7 +48,7 @@ class _Noise:
 
     def pass_on(self, data: bytes, deliver: Receiver) -> None:
         spec, rng, now = self._impairer.spec, self._impairer.rng, self._loop.time()
-        for chunk, overtaken in self._impairer.copies(data):
+        for chunk, overtaken in self._impairer.copies(data, now):
             if overtaken:
                 self._loop.call_at(now + rng.uniform(0, spec.reorder_delay), deliver, chunk)
             else:

@@ -82,7 +82,8 @@ async def serve(config) -> int:
     async def connect():
         return SerialTransport.open(config.port, config.baud, loop=loop)
 
-    settings = Settings(display_mode=config.display_mode, backoff_max=config.reconnect_backoff_max)
+    settings = Settings(display_mode=config.display_mode, backoff_max=config.reconnect_backoff_max,
+                        operation_margin=config.operation_margin)
     controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref)
     service = Service(controller, starting_dealer=config.starting_dealer)
     server = ApiServer(config.socket, service)
