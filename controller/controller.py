@@ -79,6 +79,7 @@ _REMEDIES = {
     Code.LIFT_STUCK: "free the stuck wall lift",
     Code.OPERATION_TIMEOUT: "look for what holds the mechanism up",
     Code.BUILD_TIMEOUT: "look for what holds the shuffler up",
+    Code.BAD_REPORT: "if it recurs, have the table's firmware checked (it reported a value that cannot be true)",
 }
 
 

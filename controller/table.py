@@ -24,6 +24,7 @@ from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
 from controller.capabilities import Capabilities
+from controller.reports import completion_problem, status_problem
 
 Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the table
 
@@ -46,6 +47,15 @@ class Rejected(TableError):
     def __init__(self, command: str, code: int, detail: str) -> None:
         super().__init__(f"{command} rejected: E{code} {describe(code)}{': ' + detail if detail else ''}")
         self.command, self.code, self.detail = command, code, detail
+
+
+class BadReport(Rejected):
+    """A reply or completion whose values cannot be true (controller/reports.py): handled as
+    a refused step (shown as E303, retried by the operator), its values never used."""
+
+    def __init__(self, command: str, detail: str) -> None:
+        TableError.__init__(self, f"{command}: the table reported {detail} (E{Code.BAD_REPORT} bad_report)")
+        self.command, self.code, self.detail = command, Code.BAD_REPORT, detail
 
 
 @dataclass(frozen=True)
@@ -170,8 +180,18 @@ class Table:
                 del self._completions[done]
 
     # ---- typed operations ----
+    async def _reported(self, name: str, **args: Any) -> Message:
+        """`operation`, its completion checked against the command and the capabilities."""
+        done = await self.operation(name, **args)
+        problem = completion_problem(name, args, done.args, self.capabilities)
+        if problem:
+            raise BadReport(name, problem)
+        return done
+
     async def get_status(self) -> dict[str, Any]:
         status = dict((await self.command("get_status")).args)
+        if problem := status_problem(status, self.capabilities):
+            raise BadReport("get_status", problem)
         status["sets"] = [_name(SET_LOCATIONS, s) for s in status["sets"]]
         return status
 
@@ -179,25 +199,25 @@ class Table:
         await self.command("configure", players=players, tiles=tiles, stacks=list(stacks))
 
     async def collect_tiles(self) -> int:
-        return (await self.operation("collect_tiles"))["count"]
+        return (await self._reported("collect_tiles"))["count"]
 
     async def shuffle(self) -> int:
-        return (await self.operation("shuffle"))["count"]
+        return (await self._reported("shuffle"))["count"]
 
     async def raise_walls(self) -> None:
         await self.operation("raise_walls")
 
     async def roll_dice(self, count: int) -> list[int]:
-        return list((await self.operation("roll_dice", count=count))["values"])
+        return list((await self._reported("roll_dice", count=count))["values"])
 
     async def separate_dead_wall(self, breaker: int, position: int, length: int) -> None:
         await self.operation("separate_dead_wall", breaker=breaker, position=position, length=length)
 
     async def flip_dora(self, seat: int, stack: int) -> None:
-        await self.operation("flip_dora", seat=seat, stack=stack)
+        await self._reported("flip_dora", seat=seat, stack=stack)
 
     async def set_wind_marker(self, wind: int, seat: int) -> None:
-        await self.operation("set_wind_marker", wind=wind, seat=seat)
+        await self._reported("set_wind_marker", wind=wind, seat=seat)
 
     async def show_scores(self, scores: list[int], mode: int, dealer: int) -> None:
         await self._display("show_scores", scores=list(scores), mode=mode, dealer=dealer)
