@@ -23,7 +23,7 @@ from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
-from controller.capabilities import Capabilities
+from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.reports import completion_problem, status_problem
 
 Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the table
@@ -129,6 +129,9 @@ class Table:
         if identity["protocol_version"] != PROTOCOL_VERSION:
             self.close()
             raise TableError(f"table speaks protocol {identity['protocol_version']}, host {PROTOCOL_VERSION}")
+        if problem := identity_problem(identity):
+            self.close()
+            raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
         # Never more frames in flight than the table says it can take.
         self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
