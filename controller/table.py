@@ -166,8 +166,13 @@ class Table:
         if self._endpoint is None:
             raise LinkLost("not connected")
         future = asyncio.get_running_loop().create_future()
-        self._replies.append((name, future))
-        self._endpoint.send(Message(name, args))
+        waiting = (name, future)
+        self._replies.append(waiting)
+        try:
+            self._endpoint.send(Message(name, args))
+        except Exception:
+            self._replies.remove(waiting)  # never sent (e.g. an EncodeError): no reply will come for it
+            raise
         return await future
 
     async def operation(self, name: str, **args: Any) -> Message:

@@ -37,6 +37,7 @@ class Code(IntEnum):
     MCU_RESET = 301           # host: the table rebooted (new boot id); state reconciled
     PROTOCOL = 302            # a frame's payload could not be decoded (the table's `rejected` for it)
     BAD_REPORT = 303          # host: the table reported a value the command or its identity rules out
+    GAME_STOPPED = 304        # host: the game stopped on an internal error; abandon it or restart the host
 
 
 SUBSYSTEMS = ("none", "centre", "shuffler", "lifts", "dice", "separator", "dora", "marker", "lid", "host_link")
