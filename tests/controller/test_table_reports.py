@@ -5,6 +5,7 @@ import asyncio
 import pytest
 
 from firmware_protocol.codes import Code
+from sim.faults import FaultPlan
 from sim.profile import DEFAULT_PROFILE, load_profile
 
 from controller import reports
@@ -58,32 +59,17 @@ def test_a_sane_status_is_no_problem():
     assert reports.status_problem(GOOD_STATUS, CAPS) is None
 
 
-def _lying_dice(lies):
-    """The first throws come back as `lies`, then the table rolls fair dice again."""
-    def attach(controller, table):
-        real = table.model.roll_dice
-        told = iter(lies)
-
-        def roll(count):
-            fair = real(count)
-            return next(told, fair)
-        table.model.roll_dice = roll
-
-        def on_event(event):
-            if event["event"] == "fault":
-                asyncio.get_running_loop().call_later(5.0, controller.retry)
-        controller.subscribe(on_event)
-    return attach
-
-
 @pytest.mark.parametrize("lie", [(7, 7), (0, 0), (4,), (1, 2, 3, 4)], ids=["sevens", "zeros", "one", "four"])
 def test_a_table_that_lies_about_the_dice_faults_is_retried_and_the_journal_stays_valid(lie):
     faults = []
 
-    def attach(controller, table):
-        _lying_dice([lie])(controller, table)
-        controller.subscribe(lambda e: faults.append(e) if e["event"] == "fault" else None)
-    run = run_game("ema-2016", seed=3, on_controller=attach)
+    def operator(controller, table):
+        def on_event(event):
+            if event["event"] == "fault":
+                faults.append(event)
+                asyncio.get_running_loop().call_later(5.0, controller.retry)
+        controller.subscribe(on_event)
+    run = run_game("ema-2016", seed=3, faults=FaultPlan(bad_dice={1: list(lie)}), on_controller=operator)
     assert faults and faults[0]["code"] == Code.BAD_REPORT
     assert str(list(lie)) in faults[0]["message"]
     assert any(r.name == "show_error" and r.args["code"] == Code.BAD_REPORT for r in run.trace)
