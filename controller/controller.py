@@ -803,7 +803,7 @@ class Controller:
         self.waiting_for = None
         if self._stored is not None and not self._stored.done():
             self._stored.set_exception(ControlError("internal", f"{self.fault.text}; the result was not stored"))
-        if self.sm.state != "fault":
+        if self.sm.may_game_stopped():  # not from game_over: the game's end is stored already
             self._trigger("game_stopped")
         self._publish("fault", code=int(self.fault.code), message=self.fault.text)
 
