@@ -5,6 +5,10 @@ The controller sends a command only to a device the table has and shows the rest
 way (docs/ARCHITECTURE.md, "Tables without optional devices"); it refuses at start only a
 rule set the table cannot play at all. `cannot_play` is that one check, shared by the
 self-test, `start` and `mjtable check-config`.
+
+Before any of that, `identity_problem` refuses a table whose announced figures the host
+cannot work with (a receive window of 0 would stall the link, a heartbeat timeout of 1 ms
+would have it send heartbeats without pause): such a table is refused, not retried.
 """
 from __future__ import annotations
 
@@ -13,8 +17,40 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_protocol.catalog import WIND_MARKER_KINDS
+from firmware_protocol.frame import MAX_FRAME
+from firmware_protocol.link import MAX_WINDOW
 
+from controller.api import ApiError
 from controller.rules.ruleset import RuleSet
+
+MIN_HEARTBEAT_MS = 200  # the host sends a heartbeat every third of it: at most 15 a second
+SIDES = 4
+MAX_DICE = 4
+
+
+class UnusableTable(ApiError):
+    """The table's identity announces figures the host cannot work with: nothing to retry."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("not_allowed", message)
+
+
+def identity_problem(identity: Mapping[str, Any]) -> str | None:
+    """What in an `identity` reply (wire values) makes the table unusable, naming the field
+    and its value; None if the host can work with it."""
+    i = identity
+    ranges = {"receive_window": range(1, MAX_WINDOW + 1), "heartbeat_timeout_ms": range(MIN_HEARTBEAT_MS, 0x10000),
+              "frame_size": range(MAX_FRAME, 0x100), "tile_sets": range(1, 0x100), "dice": range(1, MAX_DICE + 1),
+              "wind_marker": range(len(WIND_MARKER_KINDS))}
+    for field, allowed in ranges.items():
+        if i[field] not in allowed:
+            return f"{field} {i[field]}; allowed: {allowed.start} to {allowed.stop - 1}"
+    stacks = list(i["stacks"])
+    if len(stacks) != SIDES or 0 in stacks:
+        return f"stacks {stacks}; allowed: a largest stack for each of the {SIDES} sides, each at least 1"
+    if i["tiles"] == 0 or i["tiles"] % 2 or i["tiles"] > 2 * sum(stacks):
+        return f"tiles {i['tiles']}; allowed: an even number the walls {stacks} hold, two tiles a stack"
+    return None
 
 
 @dataclass(frozen=True)

@@ -79,11 +79,21 @@ _REMEDIES = {
     Code.LIFT_STUCK: "free the stuck wall lift",
     Code.OPERATION_TIMEOUT: "look for what holds the mechanism up",
     Code.BUILD_TIMEOUT: "look for what holds the shuffler up",
+    Code.BAD_REPORT: "if it recurs, have the table's firmware checked (it reported a value that cannot be true)",
+}
+
+
+# Faults no retry can clear: what the operator does instead.
+_FINAL = {
+    Code.GAME_STOPPED: "its hands are kept: `mjtable abandon` it, or restart the controller to carry on "
+                       "from the last stored hand",
 }
 
 
 def remedy(code: int, then: str = "retry (`mjtable retry` or a seat's OK button)") -> str:
     """What to do about a fault, for the status reply and the log."""
+    if code in _FINAL:
+        return _FINAL[code]
     return f"{_REMEDIES.get(code, 'see to the table')}, then {then}"
 
 
@@ -860,6 +870,18 @@ class Controller:
         if refusal:
             raise ControlError("not_allowed", refusal)
         self.rules, self.ruleset_name = rules, name
+
+    def stop_on_error(self, exc: Exception) -> None:
+        """The game task failed on a bug: a described fault (never a silent `settling`) that
+        only `abandon` or a restart clears; the store keeps the game as it was."""
+        self.fault = Refused(Code.GAME_STOPPED, f"the game stopped on an internal error "
+                                                f"({type(exc).__name__}: {exc})")
+        self.waiting_for = None
+        if self._stored is not None and not self._stored.done():
+            self._stored.set_exception(ControlError("internal", f"{self.fault.text}; the result was not stored"))
+        if self.sm.may_game_stopped():  # not from game_over: the game's end is stored already
+            self._trigger("game_stopped")
+        self._publish("fault", code=int(self.fault.code), message=self.fault.text)
 
     def abandon(self) -> None:
         """Give up the game in progress; its hands stay in the store as played."""

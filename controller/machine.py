@@ -44,6 +44,8 @@ TRANSITIONS: list[dict] = [
     {"trigger": "end_game", "source": ["settling", "recovering"], "dest": "game_over"},
     {"trigger": "fault", "source": ["preparing", "settling", "recovering", *SETUP_STEPS], "dest": "fault"},
     {"trigger": "retry", "source": "fault", "dest": "recovering"},
+    # The game task failed on a bug, wherever it was: a fault until `abandon` or a restart.
+    {"trigger": "game_stopped", "source": GAME_STATES + ["reconnecting"], "dest": "fault"},
     {"trigger": "link_lost", "source": [s for s in STATES if s not in ("boot", "connecting", "reconnecting")],
      "dest": "reconnecting"},
     {"trigger": "reconnected", "source": "reconnecting", "dest": "recovering"},

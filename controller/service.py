@@ -13,8 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from controller import rules as R
+from firmware_protocol.codes import Code
+
 from controller.api import ApiError
-from controller.controller import Controller
+from controller.controller import Controller, remedy
 
 log = logging.getLogger("mjtable.service")
 
@@ -42,9 +44,17 @@ class Service:
             log.info("game over: final scores %s", list(standings.final_scores))
         except asyncio.CancelledError:
             raise
-        except Exception:
-            log.exception("the game stopped on an unexpected error; state is kept in the store")
-            raise
+        except Exception as exc:
+            # Logged here, once, with the traceback; then a fault the operator sees to.
+            log.exception("the game stopped on an internal error; its hands are kept in the store")
+            self.controller.stop_on_error(exc)
+            await self._show_stop()
+
+    async def _show_stop(self) -> None:
+        try:
+            await self.controller.table.show_error(Code.GAME_STOPPED)
+        except Exception as exc:  # the displays are a courtesy here: status and the log say it
+            log.warning("could not show E%d on the displays: %s", Code.GAME_STOPPED, exc)
 
     @property
     def game_task(self) -> asyncio.Task | None:
@@ -111,6 +121,9 @@ class Service:
         return {}
 
     async def _op_retry(self) -> dict:
+        fault = self.controller.fault
+        if fault is not None and fault.code == Code.GAME_STOPPED:
+            raise ApiError("not_allowed", f"{fault.describe()}: nothing to retry; {remedy(fault.code)}")
         self.controller.retry()
         return {}
 

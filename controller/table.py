@@ -33,8 +33,9 @@ from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
-from controller.capabilities import Capabilities
+from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.line_quality import LineQuality
+from controller.reports import completion_problem, status_problem
 
 log = logging.getLogger("mjtable.table")
 
@@ -73,6 +74,15 @@ class Rejected(TableError):
     def __init__(self, command: str, code: int, detail: str) -> None:
         super().__init__(f"{command} rejected: E{code} {describe(code)}{': ' + detail if detail else ''}")
         self.command, self.code, self.detail = command, code, detail
+
+
+class BadReport(Rejected):
+    """A reply or completion whose values cannot be true (controller/reports.py): handled as
+    a refused step (shown as E303, retried by the operator), its values never used."""
+
+    def __init__(self, command: str, detail: str) -> None:
+        TableError.__init__(self, f"{command}: the table reported {detail} (E{Code.BAD_REPORT} bad_report)")
+        self.command, self.code, self.detail = command, Code.BAD_REPORT, detail
 
 
 @dataclass(frozen=True)
@@ -163,6 +173,9 @@ class Table:
         if identity["protocol_version"] != PROTOCOL_VERSION:
             self.close()
             raise TableError(f"table speaks protocol {identity['protocol_version']}, host {PROTOCOL_VERSION}")
+        if problem := identity_problem(identity):
+            self.close()
+            raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
         # Never more frames in flight than the table says it can take.
         self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
@@ -277,8 +290,18 @@ class Table:
         raise Overdue(code, _SUBSYSTEM_OF[name], f"{name} ended without reporting its end within {limit:.0f} s")
 
     # ---- typed operations ----
+    async def _reported(self, name: str, **args: Any) -> Message:
+        """`operation`, its completion checked against the command and the capabilities."""
+        done = await self.operation(name, **args)
+        problem = completion_problem(name, args, done.args, self.capabilities)
+        if problem:
+            raise BadReport(name, problem)
+        return done
+
     async def get_status(self) -> dict[str, Any]:
         status = dict((await self.command("get_status")).args)
+        if problem := status_problem(status, self.capabilities):
+            raise BadReport("get_status", problem)
         status["sets"] = [_name(SET_LOCATIONS, s) for s in status["sets"]]
         return status
 
@@ -286,25 +309,25 @@ class Table:
         await self.command("configure", players=players, tiles=tiles, stacks=list(stacks))
 
     async def collect_tiles(self) -> int:
-        return (await self.operation("collect_tiles"))["count"]
+        return (await self._reported("collect_tiles"))["count"]
 
     async def shuffle(self) -> int:
-        return (await self.operation("shuffle"))["count"]
+        return (await self._reported("shuffle"))["count"]
 
     async def raise_walls(self) -> None:
         await self.operation("raise_walls")
 
     async def roll_dice(self, count: int) -> list[int]:
-        return list((await self.operation("roll_dice", count=count))["values"])
+        return list((await self._reported("roll_dice", count=count))["values"])
 
     async def separate_dead_wall(self, breaker: int, position: int, length: int) -> None:
         await self.operation("separate_dead_wall", breaker=breaker, position=position, length=length)
 
     async def flip_dora(self, seat: int, stack: int) -> None:
-        await self.operation("flip_dora", seat=seat, stack=stack)
+        await self._reported("flip_dora", seat=seat, stack=stack)
 
     async def set_wind_marker(self, wind: int, seat: int) -> None:
-        await self.operation("set_wind_marker", wind=wind, seat=seat)
+        await self._reported("set_wind_marker", wind=wind, seat=seat)
 
     async def show_scores(self, scores: list[int], mode: int, dealer: int) -> None:
         await self._display("show_scores", scores=list(scores), mode=mode, dealer=dealer)

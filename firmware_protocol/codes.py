@@ -36,6 +36,8 @@ class Code(IntEnum):
     LINK_LOST = 300           # host: the table stopped acknowledging; reconnecting
     MCU_RESET = 301           # host: the table rebooted (new boot id); state reconciled
     PROTOCOL = 302            # a frame's payload could not be decoded (the table's `rejected` for it)
+    BAD_REPORT = 303          # host: the table reported a value the command or its identity rules out
+    GAME_STOPPED = 304        # host: the game stopped on an internal error; abandon it or restart the host
 
 
 SUBSYSTEMS = ("none", "centre", "shuffler", "lifts", "dice", "separator", "dora", "marker", "lid", "host_link")

@@ -12,6 +12,7 @@ Scenario file (every section optional)::
     extra_tile: [3]                      # these collects take in a stray tile: count 137
     lift_stuck: [{raise: 2, lift: 1}]     # lift = the seat whose lift sticks
     build_timeout: [4]                   # these shuffles overrun the build limit
+    bad_dice: [{roll: 1, values: [7, 7]}] # a lying table: these rolls report these values
     lid_open: [{at: 100.0, for: 10.0}]
     reset: {at: [300.0], after_command: [50]}
 """
@@ -42,6 +43,7 @@ class FaultPlan:
     extra_tile: set[int] = field(default_factory=set)  # collect numbers
     lift_stuck: dict[int, int] = field(default_factory=dict)  # raise number -> lift (seat)
     build_timeout: set[int] = field(default_factory=set)  # shuffle numbers
+    bad_dice: dict[int, list[int]] = field(default_factory=dict)  # roll number -> the values reported
     lid_open: list[LidOpening] = field(default_factory=list)
     reset_at: list[float] = field(default_factory=list)
     reset_after_command: set[int] = field(default_factory=set)  # command numbers
@@ -64,6 +66,7 @@ _SCHEMA = {
     "extra_tile": _nth(),
     "lift_stuck": Optional([{"raise": int, "lift": int}], []),
     "build_timeout": _nth(),
+    "bad_dice": Optional([{"roll": int, "values": [int]}], []),
     "lid_open": Optional([{"at": float, "for": float}], []),
     "reset": Optional({"at": Optional([float], []), "after_command": Optional([int], [])}, {}),
 }
@@ -80,6 +83,7 @@ def load_fault_plan(path: str | Path) -> FaultPlan:
             extra_tile=set(data["extra_tile"]),
             lift_stuck={s["raise"]: s["lift"] for s in data["lift_stuck"]},
             build_timeout=set(data["build_timeout"]),
+            bad_dice={b["roll"]: list(b["values"]) for b in data["bad_dice"]},
             lid_open=[LidOpening(o["at"], o["for"]) for o in data["lid_open"]],
             reset_at=list(reset.get("at", [])),
             reset_after_command=set(reset.get("after_command", [])),

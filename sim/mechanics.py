@@ -99,7 +99,10 @@ class Mechanics:
         return self._timings.raise_walls, done
 
     def _roll_dice(self, n: int, args: dict) -> Plan:
-        return self._timings.dice, lambda: Message("dice_rolled", {"values": list(self.model.roll_dice(args["count"]))})
+        def done() -> Message:
+            values = list(self.model.roll_dice(args["count"]))
+            return Message("dice_rolled", {"values": self.faults.bad_dice.get(n, values)})  # a lying table
+        return self._timings.dice, done
 
     def _separate_dead_wall(self, n: int, args: dict) -> Plan:
         def done() -> Message:

@@ -14,6 +14,10 @@ from controller.rules.result import Result, ResultError, parse_result
 from controller.rules.ruleset import SEATS, WINDS, RuleSet
 from controller.rules.settlement import settle
 
+# Scores travel to the seat displays as 32-bit signed numbers (show_scores): a result that
+# would take one beyond is refused, whatever a hand-made rule set allows.
+SCORE_LIMIT = 2**31 - 1
+
 
 @dataclass(frozen=True)
 class GameState:
@@ -71,7 +75,14 @@ def validate_result(rules: RuleSet, state: GameState, result: Any) -> Result:
         raise ResultError(f"the game is played with {state.ruleset!r}, not {rules.name!r}")
     if state.finished:
         raise ResultError("the game is over: no more results")
-    return parse_result(rules, state.scores, result)
+    parsed = parse_result(rules, state.scores, result)
+    changes = settle(rules, state.dealer, state.honba, state.riichi_sticks, parsed).changes
+    beyond = [seat for seat, (score, change) in enumerate(zip(state.scores, changes))
+              if abs(score + change) > SCORE_LIMIT]
+    if beyond:
+        raise ResultError(f"this result takes seat {beyond[0]} to {state.scores[beyond[0]] + changes[beyond[0]]:,} "
+                          f"points; scores stay within ±{SCORE_LIMIT:,}")
+    return parsed
 
 
 def _dealer_won(result: Result, dealer: int) -> bool:

@@ -44,8 +44,10 @@ class Table:
     """A simulated table (`mjtable sim --pty`) and `mjtable run --config table.yaml` on it, in
     ``folder``; the config names its socket and database relative to itself."""
 
-    def __init__(self, folder: Path, ruleset: str = "ema-2016", profile: Path = DEFAULT_PROFILE) -> None:
+    def __init__(self, folder: Path, ruleset: str = "ema-2016", profile: Path = DEFAULT_PROFILE,
+                 sim_args: tuple[str, ...] = ()) -> None:
         self.folder = folder
+        self.sim_args = sim_args  # e.g. ("--faults", FILE)
         self.config = folder / "table.yaml"
         self.ruleset = ruleset
         self.profile = profile
@@ -61,7 +63,7 @@ class Table:
         return (self.folder / f"{name}.err").read_text()
 
     def start(self) -> "Table":
-        sim = self._start("sim", "--pty", "--speed", "2000", "--profile", str(self.profile), name="sim",
+        sim = self._start("sim", "--pty", "--speed", "2000", "--profile", str(self.profile), *self.sim_args, name="sim",
                           stdout=subprocess.PIPE, text=True)
         readable, _, _ = select.select([sim.stdout], [], [], TIMEOUT)
         assert readable, f"mjtable sim printed no device path: {self.log('sim')}"

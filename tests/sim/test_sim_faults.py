@@ -50,6 +50,12 @@ def test_extra_tile_counts_137(bench):
     assert (event["code"], event["expected"], event["counted"]) == (Code.TILE_COUNT, 136, 137)
 
 
+def test_bad_dice_report_the_values_of_the_plan_on_that_roll_only(bench):
+    b = bench(faults=FaultPlan(bad_dice={1: [7, 7]}))
+    assert b.run("roll_dice", count=2).args == {"values": [7, 7]}
+    assert all(1 <= v <= 6 for v in b.run("roll_dice", count=2)["values"])
+
+
 def test_lift_stuck_on_the_nth_raise_leaves_the_set_stacked(bench):
     b = bench(faults=FaultPlan(lift_stuck={1: 2}))
     assert fault_of(b.run("raise_walls")) == (Code.LIFT_STUCK, "lifts", "lift_2")
