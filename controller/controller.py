@@ -571,9 +571,11 @@ class Controller:
         """The table stopped because this host fell silent (a stalled disk, a frozen loop).
         The host is back: the table carries on, as after a restart (`_reconcile_stop`); a
         step it interrupted runs again (`_await_operator`)."""
-        log.warning("the table stopped: this host was silent longer than its watchdog allows; resuming it")
         if self._paused_from is not None:
-            return  # the operator's `resume` restarts it
+            log.warning("the table's watchdog stopped it while paused (this host was silent too long); "
+                        "`resume` restarts it")
+            return
+        log.warning("the table's watchdog stopped it (this host was silent too long); resuming it")
         try:
             await self.table.resume()
         except TableError as exc:  # the next motion is refused: a fault `retry` clears
