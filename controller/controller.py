@@ -27,7 +27,7 @@ from controller import rules as R
 from controller.api import ApiError as ControlError  # a refused request: nothing changed
 from controller.capabilities import cannot_play
 from controller.centre_text import break_text, dora_text, round_text, scores_text
-from controller.machine import TableMachine
+from controller.machine import BACK_FROM_PAUSE, TableMachine
 from controller.table import Fault, Interrupted, LinkLost, McuReset, Overdue, Rejected, Table, TableError, TableFault
 
 log = logging.getLogger("mjtable.controller")
@@ -140,7 +140,10 @@ class Controller:
         self._listeners: list[Callable[[dict], None]] = []
         self._result: asyncio.Future | None = None
         self._stored: asyncio.Future | None = None  # resolved when the accepted result is committed
-        self._operator: asyncio.Event = asyncio.Event()
+        self._operator: asyncio.Event = asyncio.Event()  # retry, a seat's OK button
+        self._resumed: asyncio.Event = asyncio.Event()
+        self._paused_from: str | None = None  # the state a pause holds, until resume
+        self._opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
         self._shuffle_task: asyncio.Task | None = None
         self._recovery: asyncio.Task | None = None
         self._watchdog_resume: asyncio.Future | None = None
@@ -211,10 +214,14 @@ class Controller:
     async def _reconcile_stop(self, status: dict, paused: bool = False) -> None:
         """A table found stopped after a (re)connect: its fault event may never have reached us."""
         if not status["stopped"]:
+            if paused:
+                await self.table.stop()  # the pause's stop was lost with the link
             return
-        if status["fault"] in (0, Code.WATCHDOG) and not paused:
-            # Stopped because this host was gone (watchdog) or paused by a host since killed.
-            await self.table.resume()
+        if status["fault"] in (0, Code.WATCHDOG):
+            # Stopped because this host was gone (watchdog) or paused by a host since killed;
+            # while paused, `resume` restarts it.
+            if not paused:
+                await self.table.resume()
             return
         self.fault = Fault(status["fault"], "none", "none", 0, 0)
         self._publish("fault", code=int(status["fault"]), message=self.fault.describe())
@@ -254,11 +261,25 @@ class Controller:
         self._trigger("start_game")
         self._publish("resumed", hand=R.hand_label(self.state))
 
+    def check_start(self) -> None:
+        """Refuse a new game unless the machine may start one, saying why."""
+        if self.sm.may_start_game():
+            return
+        if self.state is not None and not self.state.finished:
+            raise ControlError("not_allowed", f"a game is running (state {self.sm.state}); abandon it first")
+        if self.sm.state == "paused":
+            raise ControlError("not_allowed", "the table is paused; `resume` first, then start")
+        raise ControlError("not_allowed", f"the controller is still connecting to the table (state {self.sm.state}); "
+                                          "try again when it is ready")
+
     async def new_game(self, dealer: int | str = 0) -> None:
-        if self.sm.state not in ("idle", "game_over"):
-            raise ControlError("not_allowed", f"cannot start a game while {self.sm.state}")
+        """Begin a game. Its table work (a drawn dealer's text, the wind marker) runs in
+        `play`, so that whoever starts the game is answered without waiting on the table."""
+        self.check_start()
+        self._opening_text = None
         if dealer == "draw":
-            dealer = await self._draw_dealer()
+            dealer = self._rng.choice(self.rules.seats)
+            self._opening_text = f"East: seat {dealer}"
         self.state = R.new_game(self.rules, dealer=dealer)
         self.settled = 0
         self.hand = None
@@ -267,19 +288,27 @@ class Controller:
             self.game_id = self.store.new_game(self.ruleset_name, dataclasses.asdict(self.rules),
                                               self.state.to_dict())
         self._trigger("start_game")
-        await self._show_wind_marker()
         self._publish("game_started", dealer=dealer)
-
-    async def _draw_dealer(self) -> int:
-        dealer = self._rng.choice(self.rules.seats)
-        await self._step_free(lambda: self.table.show_text(f"East: seat {dealer}"))
-        return dealer
 
     async def play(self) -> R.Standings:
         """Run hands until the game is over; return the final standings."""
+        if self.hand is None and self.settled == 0:
+            await self._open_game()
         while not self.state.finished:
             await self._play_hand()
         return await self._finish()
+
+    async def _open_game(self) -> None:
+        """The table's part of a new game: a stop that happened while idle (its watchdog
+        while this host was stalled, its event lost with the link) is cleared first."""
+        async def reconcile():
+            await self._reconcile_stop(await self.table.get_status(), paused=self._paused_from is not None)
+            if self.fault is not None:  # stopped on a fault of its own: the operator sees to it
+                raise TableFault(self.fault)
+        await self._step_free(reconcile)
+        if self._opening_text:
+            await self._step_free(lambda: self.table.show_text(self._opening_text))
+        await self._show_wind_marker()
 
     async def _play_hand(self) -> None:
         if self.hand is None or self.hand.seq != self.settled + 1:
@@ -292,7 +321,7 @@ class Controller:
         await self._step_free(self._show_hand)
         self.hand.phase = "playing"
         self._save_step("playing")
-        self._trigger("play")
+        await self._advance("play")
         self._publish("hand_started", hand=self.hand.label, seq=self.hand.seq)
         result = await self._wait_result()
         await self._settle(result)
@@ -433,7 +462,7 @@ class Controller:
         """Run one hardware step until it succeeds, through faults, pauses and link loss."""
         busy_since = None
         while True:
-            self._trigger(trigger)
+            await self._advance(trigger)
             try:
                 await action()
                 break
@@ -488,11 +517,28 @@ class Controller:
         return Overdue(Code.OPERATION_TIMEOUT, "none", f"still busy after {busy:.0f} s ({exc.detail})")
 
     async def _fault_step(self, exc: Exception) -> None:
-        self._trigger("fault")
+        if self._stopped_by_pause(exc):
+            return  # no fault: the step runs again once resumed (`_advance` holds it till then)
+        await self._advance("fault")
         await self._await_operator(exc)
         if self._recovery is not None and not self._recovery.done():
             await asyncio.shield(self._recovery)  # lost meanwhile (background work noticed): back to "fault"
         self._trigger("retry")
+
+    def _stopped_by_pause(self, exc: Exception) -> bool:
+        """An operation the pause's `stop` aborted, or a motion command sent after it."""
+        refused_while_paused = isinstance(exc, Rejected) and exc.code == Code.STOPPED and self._paused_from is not None
+        return isinstance(exc, Interrupted) or refused_while_paused
+
+    async def _advance(self, trigger: str) -> None:
+        """Fire a trigger of the game's own course; while paused, it waits for `resume`."""
+        await self._hold_while_paused()
+        self._trigger(trigger)
+
+    async def _hold_while_paused(self) -> None:
+        if self.sm.state == "paused":
+            self._publish("waiting", what="resume")
+            await self._until_resumed()
 
     async def _await_operator(self, exc: TableError) -> None:
         """Show the error, keep everything, wait for retry; resume the table."""
@@ -502,7 +548,9 @@ class Controller:
             try:
                 await self.table.show_error(int(self.fault.code))
                 self._error_shown = True
-                await self._operator.wait()
+                if self.fault.code != Code.WATCHDOG:  # this host's own silence: no one need see to it
+                    await self._operator.wait()
+                await self._hold_while_paused()  # a retry just before a pause
                 await self.table.resume()
                 break
             except Rejected as again:  # e.g. resume refused while the lid is still open
@@ -538,11 +586,9 @@ class Controller:
 
     async def _until_resumed(self) -> None:
         """Wait for the operator's `resume` (which restarts the table)."""
-        while True:
-            self._operator.clear()
-            await self._operator.wait()
-            if self.sm.state != "paused":
-                return
+        while self.sm.state == "paused":
+            self._resumed.clear()
+            await self._resumed.wait()
 
     async def _recover_link(self) -> None:
         """One recovery at a time, shared by every coroutine that noticed the loss."""
@@ -586,13 +632,16 @@ class Controller:
             await self.table.show_error(int(self.fault.code))
 
     def _on_table_event(self, kind: str, value: Any) -> None:
-        if kind == "fault":
-            if value.code == Code.WATCHDOG and self.sm.state != "paused":
-                # The host was silent, not the mechanism at fault: whatever waits on the
-                # table resumes it (_resumed_after_watchdog); with nothing waiting, now.
-                if self.sm.state in ("playing", "idle", "game_over"):
-                    asyncio.ensure_future(self._resumed_after_watchdog(TableFault(value)))
-                return
+        if kind == "fault" and value.code == Code.WATCHDOG:
+            # This host was silent, not the mechanism at fault: whatever waits on the table
+            # resumes it (_resumed_after_watchdog); with nothing waiting, now.
+            self._publish("fault", code=int(value.code), message=value.describe())
+            if self._paused_from is not None:
+                log.warning("the table's watchdog stopped it while paused (this host was silent too long); "
+                            "`resume` restarts it")
+            elif self.sm.state in ("playing", "idle", "game_over"):
+                asyncio.ensure_future(self._resumed_after_watchdog(TableFault(value)))
+        elif kind == "fault":
             self.fault = value
             self._publish("fault", code=int(value.code), message=value.describe())
         elif kind in ("link_lost", "mcu_reset"):
@@ -605,16 +654,18 @@ class Controller:
 
     def _on_button(self, seat: int, name: str) -> None:
         self._publish("button", seat=seat, name=name)
-        if name == "ok" and self.fault is not None:
+        if name == "pause":
+            asyncio.ensure_future(self._button(name, self.pause))
+        elif name == "ok" and self.fault is not None:
             self._operator.set()
         elif name == "riichi" and self.sm.state == "playing":
-            asyncio.ensure_future(self._riichi_button(seat))
+            asyncio.ensure_future(self._button(name, lambda: self.declare_riichi(seat)))
 
-    async def _riichi_button(self, seat: int) -> None:
+    async def _button(self, name: str, action) -> None:
         try:
-            await self.declare_riichi(seat)
+            await action()
         except ControlError as exc:
-            log.warning("riichi button: %s", exc)
+            log.warning("%s button: %s", name, exc)
 
     # ------------------------------------------------------------------ play
     async def _show_hand(self) -> None:
@@ -680,11 +731,11 @@ class Controller:
             try:
                 outcome = await action()
                 break
-            except Interrupted:
-                log.info("table work held by the pause: it carries on at `resume`")
-                await self._until_resumed()
-            except (TableFault, Rejected) as exc:
-                if not await self._resumed_after_watchdog(exc):
+            except (Interrupted, TableFault, Rejected) as exc:
+                if self._stopped_by_pause(exc):
+                    log.info("table work held by the pause: it carries on at `resume`")
+                    await self._hold_while_paused()
+                elif not await self._resumed_after_watchdog(exc):
                     await self._await_operator(exc)
             except (LinkLost, McuReset):
                 await self._recover_link()
@@ -765,11 +816,28 @@ class Controller:
         self._publish("kan", kans=self.hand.kans)
 
     async def pause(self) -> None:
-        if self.sm.state != "playing":
-            raise ControlError("not_allowed", f"cannot pause while {self.sm.state}")
-        await self.table.stop()
+        """Stop all motion, wherever the table is; `resume` carries on from there."""
+        if not self.sm.may_pause():
+            raise ControlError("not_allowed", self._why_no_pause())
+        self._paused_from = self.sm.state
+        # The state first: a step woken by the stop must find itself held, not faulted.
         self._trigger("pause")
-        log.info("paused: motion stopped; `mjtable resume` carries on")
+        try:
+            await self.table.stop()
+        except LinkLost:
+            # Still paused: the table's watchdog stops it, and the reconnect stops it again.
+            log.warning("paused, but the table did not confirm the stop: the link is lost")
+        log.info("paused in %s: motion stopped; `mjtable resume` carries on", self._paused_from)
+
+    def _why_no_pause(self) -> str:
+        if self.sm.state == "paused":
+            return "cannot pause while paused: the table is stopped already; `resume` carries on"
+        if self.sm.state == "fault":
+            # The fault stopped all motion; only `retry` (after seeing to it) moves anything.
+            return (f"the table is stopped already by its fault ({self.fault.describe()}); nothing moves until "
+                    f"`retry`: {remedy(self.fault.code)}")
+        return (f"cannot pause while {self.sm.state}: the table cannot be reached; its watchdog stops all "
+                f"motion once the controller is silent")
 
     async def resume(self) -> None:
         if self.sm.state != "paused":
@@ -779,22 +847,25 @@ class Controller:
         except Rejected as exc:
             raise ControlError("not_allowed", f"the table refuses to resume ({exc}): "
                                               f"{remedy(exc.code, 'resume again')}") from None
+        held, self._paused_from = self._paused_from, None
         self._trigger("resume")
-        log.info("resumed")
-        self._operator.set()
+        if held in BACK_FROM_PAUSE:
+            self._trigger(BACK_FROM_PAUSE[held])
+        log.info("resumed in %s", self.sm.state)
+        self._resumed.set()
 
     def retry(self) -> None:
+        if self.sm.state == "paused":
+            raise ControlError("not_allowed", "the table is paused, which is no fault; `resume` carries on"
+                                              + (" (then `retry` for the fault)" if self.fault else ""))
         if self.fault is None and self.sm.state != "fault":
-            if self.sm.state == "paused":
-                raise ControlError("not_allowed", "there is no fault to retry: the table is paused; `resume` carries on")
             raise ControlError("not_allowed", f"there is no fault to retry (state {self.sm.state}); nothing to do")
         self._operator.set()
 
     # ------------------------------------------------------------------ settle
     async def _settle(self, result: dict) -> None:
-        if self.sm.state == "paused":
-            self.waiting_for = "resume"  # for the next hand's motion; the settlement goes on now
-        else:
+        held = self.sm.state == "paused"  # taken while paused: settled now, the machine follows at resume
+        if not held:
             self._trigger("settle")
         setup = self.setup()
         before = self.state
@@ -809,21 +880,13 @@ class Controller:
         self.last_record = record
         self._publish("hand_ended", record=record)
         await self._step_free(self._show_scores)
-        await self._held_by_pause()
+        # Storing the hand and showing the scores move nothing; what follows (wind marker,
+        # the next walls) moves tiles, so it waits for resume.
+        if held:
+            await self._advance("settle")
         if outcome.wind_changed and not outcome.game_over:
             await self._show_wind_marker()
-        self._trigger("end_game" if outcome.game_over else "next_hand")
-
-    async def _held_by_pause(self) -> None:
-        """A result taken while paused is settled at once: storing the hand and showing the
-        scores move nothing. What follows (wind marker, the next walls) moves tiles, so it
-        waits for resume."""
-        if self.sm.state == "paused":
-            self._publish("waiting", what="resume")
-            await self._until_resumed()
-        self.waiting_for = None
-        if self.sm.state == "playing":  # resumed: the settlement was held in the paused state
-            self._trigger("settle")
+        await self._advance("end_game" if outcome.game_over else "next_hand")
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
         return {
@@ -893,6 +956,10 @@ class Controller:
             if future is not None and not future.done():
                 future.cancel()
         self.state, self.hand, self.game_id, self.fault = None, None, None, None
+        self._paused_from = None  # the table stays stopped; the next game's opening resumes it
+        if self._shuffle_task is not None:
+            self._shuffle_task.cancel()  # it may wait for a resume or retry that is no longer due; the
+            # next hand's setup shuffles whatever set is left in the hopper
         self._trigger("abandon")
 
     # ------------------------------------------------------------------ status
@@ -903,7 +970,7 @@ class Controller:
                                "display_mode": self.settings.display_mode,
                                "fault": f"{self.fault.describe()}; {remedy(self.fault.code)}" if self.fault else None,
                                "fault_code": int(self.fault.code) if self.fault else None,
-                               "waiting_for": self.waiting_for}
+                               "waiting_for": self._waiting_for()}
         if self.state is not None:
             s = self._displayed()
             out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
@@ -923,6 +990,13 @@ class Controller:
         if self.table.stats is not None:
             out["link"] = {**_stats_dict(self.table.stats), **self.table.quality.as_dict()}
         return out
+
+    def _waiting_for(self) -> str | None:
+        # While paused all motion waits for the operator, whatever the step waited for; a
+        # result is still taken.
+        if self.sm.state == "paused" and self.waiting_for != "result":
+            return "resume"
+        return self.waiting_for
 
     def _walls(self) -> dict[str, Any]:
         setup = self.setup()

@@ -29,6 +29,16 @@ _STEP_TRIGGERS = {
     "reveal_dora": "revealing_dora",
 }
 
+# Where anything may move (a setup step, the background shuffle during play and after the
+# last hand, the wind marker): `pause` stops the table there. Not in `fault` (a fault has
+# stopped it already) nor where the table cannot be reached.
+PAUSABLE = ["preparing", *SETUP_STEPS, "playing", "settling", "recovering", "idle", "game_over"]
+
+# `resume` goes through recovering back to the state the pause held, by these triggers
+# (a setup step re-enters its own step, as after a fault).
+BACK_FROM_PAUSE = {**{dest: trigger for trigger, dest in _STEP_TRIGGERS.items()}, "preparing": "next_hand",
+                   "playing": "play", "settling": "settle", "idle": "back_to_idle", "game_over": "end_game"}
+
 TRANSITIONS: list[dict] = [
     {"trigger": "power_on", "source": "boot", "dest": "connecting"},
     {"trigger": "identified", "source": "connecting", "dest": "self_test"},
@@ -37,8 +47,8 @@ TRANSITIONS: list[dict] = [
     *[{"trigger": trigger, "source": ["preparing", "recovering", *SETUP_STEPS], "dest": dest}
       for trigger, dest in _STEP_TRIGGERS.items()],
     {"trigger": "play", "source": ["preparing", "recovering", *SETUP_STEPS], "dest": "playing"},
-    {"trigger": "pause", "source": ["playing", "recovering"], "dest": "paused"},
-    {"trigger": "resume", "source": "paused", "dest": "playing"},
+    {"trigger": "pause", "source": PAUSABLE, "dest": "paused"},
+    {"trigger": "resume", "source": "paused", "dest": "recovering"},
     {"trigger": "settle", "source": ["playing", "recovering"], "dest": "settling"},
     {"trigger": "next_hand", "source": ["settling", "recovering"], "dest": "preparing"},
     {"trigger": "end_game", "source": ["settling", "recovering"], "dest": "game_over"},

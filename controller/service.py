@@ -61,7 +61,7 @@ class Service:
         return self._game
 
     def _on_event(self, event: dict) -> None:
-        if event["event"] == "button" and event["name"] == "start" and self.controller.sm.state in ("idle", "game_over"):
+        if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():
             asyncio.ensure_future(self._start_quietly())
 
     async def _start_quietly(self) -> None:
@@ -85,8 +85,7 @@ class Service:
 
     async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None) -> dict:
         c = self.controller
-        if c.sm.state not in ("idle", "game_over"):
-            raise ApiError("not_allowed", f"a game is running (state {c.sm.state}); abandon it first")
+        c.check_start()
         if ruleset is None:
             c.use_rules(*c.default_rules)  # the config's, even after a game that named another
         elif ruleset != c.ruleset_name:

@@ -2,6 +2,7 @@
 way a user does (the console script, a table config, the control socket)."""
 from __future__ import annotations
 
+import json
 import select
 import signal
 import subprocess
@@ -44,9 +45,9 @@ def stderr_of(proc) -> str:
     return Path(proc.stderr_path).read_text()
 
 
-def start_sim(procs: Processes, seed: int) -> str:
-    """`mjtable sim --pty`; the device path it prints."""
-    sim = procs.start("sim", "--pty", "--speed", "2000", "--seed", str(seed), name="sim",
+def start_sim(procs: Processes, seed: int, *options: str, speed: float = 2000) -> str:
+    """`mjtable sim --pty` (with more `options`, e.g. --trace FILE); the device path it prints."""
+    sim = procs.start("sim", "--pty", "--speed", str(speed), "--seed", str(seed), *options, name="sim",
                       stdout=subprocess.PIPE, text=True)
     readable, _, _ = select.select([sim.stdout], [], [], 10)
     assert readable, "mjtable sim printed no device path"
@@ -91,3 +92,21 @@ class RunProcess:
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(5)
+
+
+def cli(socket, *args: str) -> subprocess.CompletedProcess:
+    """One `mjtable` client command on the control socket; refusals exit 1."""
+    return subprocess.run([MJTABLE, *args, "--socket", str(socket)], capture_output=True, text=True, timeout=20)
+
+
+def status(socket) -> dict:
+    done = cli(socket, "status", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def in_play(run: RunProcess, seq: int) -> None:
+    def ready():
+        now = run.client.request("status")
+        return now["state"] == "playing" and (now.get("hand_in_play") or {}).get("seq") == seq
+    wait_for(ready, f"hand {seq} in play")

@@ -7,28 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 
-from process_harness import MJTABLE, RunProcess, start_sim, stderr_of, write_config
-from service_harness import wait_for
+from process_harness import MJTABLE, RunProcess, cli, in_play, start_sim, status, stderr_of, write_config
 
 SEED = 4
-
-
-def cli(socket, *args: str) -> subprocess.CompletedProcess:
-    """One `mjtable` client command on the control socket; refusals exit 1."""
-    return subprocess.run([MJTABLE, *args, "--socket", str(socket)], capture_output=True, text=True, timeout=20)
-
-
-def status(socket) -> dict:
-    done = cli(socket, "status", "--json")
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
-
-
-def in_play(run: RunProcess, seq: int) -> None:
-    def ready():
-        now = run.client.request("status")
-        return now["state"] == "playing" and (now.get("hand_in_play") or {}).get("seq") == seq
-    wait_for(ready, f"hand {seq} in play")
 
 
 def test_a_wrc_game_keeps_its_rules_over_a_restart_and_a_result_while_paused(procs, short_tmp):

@@ -1,0 +1,124 @@
+"""Pause stops a moving table wherever it is: in every setup step, during the background
+shuffle and while the wind marker moves, from the API and from a seat's pause button.
+The simulator's trace shows the `stop` while the operation moved and the operation done
+after `resume`; the game ends with the clean run's journal."""
+import asyncio
+import dataclasses
+
+import pytest
+
+from firmware_protocol.codes import Code
+from sim.faults import FaultPlan
+from sim.profile import DEFAULT_PROFILE, load_profile
+
+from controller.controller import ControlError
+from controller.simulation import run_game
+from controller.table import COMPLETIONS
+
+SEED = 5
+HOLD = 40.0  # simulated seconds the table stays paused
+PROFILE = load_profile(DEFAULT_PROFILE)
+# A shuffle slower than a hand: the next hand waits for it before collecting (waiting_for shuffle).
+SLOW_SHUFFLE = dataclasses.replace(PROFILE, timings=dataclasses.replace(PROFILE.timings, shuffle=200.0,
+                                                                        build_limit=400.0))
+
+
+@pytest.fixture(scope="module")
+def clean():
+    return {profile.timings.shuffle: run_game("ema-2016", seed=SEED, profile=profile)
+            for profile in (PROFILE, SLOW_SHUFFLE)}
+
+
+def pause_while(operation: str, state: str, seen: dict, press=None):
+    """Pause (or press a seat's pause button, with `press`) the first time `operation`
+    moves while the controller is in `state`; resume `HOLD` seconds later."""
+    def attach(controller, table):
+        async def operator():
+            while operation not in table.model.motion.values() or controller.sm.state != state:
+                await asyncio.sleep(0.25)
+            if press:
+                press(table)
+                await asyncio.sleep(0.1)
+            else:
+                await controller.pause()
+            seen["status"] = controller.snapshot()
+            seen["stopped"] = table.firmware.stopped
+            await asyncio.sleep(HOLD)
+            seen["still"] = not table.model.motion
+            with pytest.raises(ControlError) as refused:
+                controller.retry()
+            seen["retry"] = str(refused.value)
+            await controller.resume()
+        asyncio.ensure_future(operator())
+    return attach
+
+
+def _stopped_then_done(trace, operation):
+    """The operation sent before the stop has no completion before it; after `resume` it
+    is sent again and completes."""
+    names = [(r.dir, r.name) for r in trace]
+    stop = names.index(("cmd", "stop"))
+    sent = max(i for i, n in enumerate(names[:stop]) if n == ("cmd", operation))
+    assert ("event", COMPLETIONS[operation]) not in names[sent:stop]
+    resume = names.index(("cmd", "resume"), stop)
+    again = names.index(("cmd", operation), resume)
+    assert ("event", COMPLETIONS[operation]) in names[again:]
+    assert ("cmd", operation) not in names[stop:resume]  # nothing moves while paused
+
+
+@pytest.mark.parametrize("state, operation, profile", [
+    ("preparing", "set_wind_marker", PROFILE),       # a new game's marker
+    ("collecting", "collect_tiles", PROFILE),
+    ("collecting", "shuffle", SLOW_SHUFFLE),         # the hopper waits for the shuffle
+    ("raising", "raise_walls", PROFILE),
+    ("rolling", "roll_dice", PROFILE),
+    ("separating", "separate_dead_wall", PROFILE),
+    ("revealing_dora", "flip_dora", PROFILE),
+    ("playing", "shuffle", PROFILE),                 # the background shuffle
+    ("settling", "set_wind_marker", PROFILE),        # the round wind changes
+])
+def test_pause_stops_the_moving_table_and_resume_carries_on(clean, state, operation, profile):
+    seen = {}
+    run = run_game("ema-2016", seed=SEED, profile=profile, on_controller=pause_while(operation, state, seen))
+    status = seen["status"]
+    assert status["state"] == "paused"
+    assert status["waiting_for"] == ("result" if state == "playing" else "resume")
+    assert seen["stopped"] and seen["still"]
+    assert "`resume` carries on" in seen["retry"]
+    assert status["fault"] is None and run.controller.fault is None
+    _stopped_then_done(run.trace, operation)
+    assert run.hands == clean[profile.timings.shuffle].hands
+    assert run.standings == clean[profile.timings.shuffle].standings
+
+
+def test_a_seats_pause_button_stops_the_table(clean):
+    seen = {}
+    press = pause_while("raise_walls", "raising", seen, press=lambda table: table.press_button(2, "pause"))
+    run = run_game("ema-2016", seed=SEED, on_controller=press)
+    assert seen["status"]["state"] == "paused" and seen["stopped"] and seen["still"]
+    _stopped_then_done(run.trace, "raise_walls")
+    assert run.hands == clean[PROFILE.timings.shuffle].hands
+
+
+def test_pause_is_refused_during_a_fault_which_stopped_the_table_already(clean):
+    seen = {}
+
+    def attach(controller, table):
+        def on_event(event):
+            if event["event"] == "fault" and "refused" not in seen:
+                asyncio.ensure_future(refuse_then_retry(controller))
+        controller.subscribe(on_event)
+
+    async def refuse_then_retry(controller):
+        await asyncio.sleep(1.0)
+        with pytest.raises(ControlError) as refused:
+            await controller.pause()
+        seen["refused"] = refused.value
+        seen["state"] = controller.sm.state
+        controller.retry()
+
+    run = run_game("ema-2016", seed=SEED, faults=FaultPlan(lift_stuck={2: 1}), on_controller=attach)
+    assert seen["state"] == "fault" and seen["refused"].code == "not_allowed"
+    message = str(seen["refused"])
+    assert "stopped already" in message and f"E{Code.LIFT_STUCK}" in message and "free the stuck wall lift" in message
+    assert run.hands == clean[PROFILE.timings.shuffle].hands
