@@ -97,11 +97,19 @@ def remedy(code: int, then: str = "retry (`mjtable retry` or a seat's OK button)
     return f"{_REMEDIES.get(code, 'see to the table')}, then {then}"
 
 
-# Seconds each long operation takes on a table, before the margin. A table's identity does
-# not say, so the host assumes these; a shuffle's is the build limit (docs/ARCHITECTURE.md
-# "Deadlines").
+# Seconds each long operation takes on a table, before the margin; a shuffle's is the build
+# limit. A table's identity does not say: the table config's profile does (`durations_from`),
+# else the host assumes these (docs/ARCHITECTURE.md "Deadlines").
 NOMINAL_DURATIONS = {"collect_tiles": 6.0, "raise_walls": 6.0, "roll_dice": 2.0, "separate_dead_wall": 2.0,
                      "flip_dora": 1.0, "set_wind_marker": 1.0, "shuffle": 80.0}
+_TIMING_OF = {"collect_tiles": "collect", "raise_walls": "raise_walls", "roll_dice": "dice",
+              "separate_dead_wall": "separate", "flip_dora": "dora_flip", "set_wind_marker": "marker",
+              "shuffle": "build_limit"}
+
+
+def durations_from(timings) -> dict[str, float]:
+    """The operations' durations from a table profile's `timings` (config/tables/*.yaml)."""
+    return {operation: float(getattr(timings, name)) for operation, name in _TIMING_OF.items()}
 
 
 @dataclass

@@ -20,7 +20,7 @@ from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
 from controller import rules as R
-from controller.controller import ControlError, Controller, Settings
+from controller.controller import ControlError, Controller, Settings, durations_from
 
 
 DEFAULT_PROFILES = {136: "four-port.yaml", 144: "mcr-144.yaml", 108: "sanma-108.yaml"}
@@ -114,6 +114,7 @@ async def play_game(rules: R.RuleSet, *, seed: int = 0, dealer: int = 0, profile
         connections += 1
         return connect_in_process(loop, table, impairment=impairment, seed=seed + 7919 * (connections - 1))
 
+    settings = settings or Settings(durations=durations_from(table.profile.timings))
     controller = Controller(connect, rules, store=store, settings=settings, seed=seed)
     hands: list[dict] = []
     controller.subscribe(lambda e: hands.append(e["record"]) if e["event"] == "hand_ended" else None)

@@ -60,11 +60,12 @@ def run(args) -> int:
 
 async def serve(config) -> int:
     from controller.api import ApiError, ApiServer, ServerStartError
-    from controller.controller import Controller, Settings
+    from controller.controller import Controller, Settings, durations_from
     from controller.sd_notify import Notifier
     from controller.service import Service
     from controller.store import Store, StoreError
     from firmware_protocol.transport import SerialTransport
+    from sim.profile import load_profile
 
     log = logging.getLogger("mjtable.run")
     started = time.monotonic()
@@ -83,7 +84,8 @@ async def serve(config) -> int:
         return SerialTransport.open(config.port, config.baud, loop=loop)
 
     settings = Settings(display_mode=config.display_mode, backoff_max=config.reconnect_backoff_max,
-                        operation_margin=config.operation_margin)
+                        operation_margin=config.operation_margin,
+                        durations=durations_from(load_profile(config.profile).timings))
     controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref)
     service = Service(controller, starting_dealer=config.starting_dealer)
     server = ApiServer(config.socket, service)
