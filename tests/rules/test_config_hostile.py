@@ -103,6 +103,13 @@ def test_a_profile_nested_too_deep(tmp_path, refuses):
     refuses(write(tmp_path, table_text(profile=str(profile))), "profile.yaml", "nested more than 32")
 
 
+def test_a_profile_timing_that_is_not_a_finite_number(tmp_path, refuses):
+    text = DEFAULT_PROFILE.read_text()
+    assert "  shuffle: 30.0" in text
+    profile = write(tmp_path, text.replace("  shuffle: 30.0", "  shuffle: .nan"), "profile.yaml")
+    refuses(write(tmp_path, table_text(profile=str(profile))), "profile.yaml", "timings.shuffle", "finite number")
+
+
 def test_a_fifo_as_the_profile(tmp_path, refuses):
     os.mkfifo(tmp_path / "profile.yaml")
     refuses(write(tmp_path, table_text(profile=str(tmp_path / "profile.yaml"))), "profile.yaml",
