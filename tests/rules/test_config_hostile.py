@@ -17,8 +17,9 @@ EMA = Path(load_ruleset("ema-2016").source).read_text()
 
 
 def table_text(**top: str) -> str:
-    fields = {"kind": "table", "serial": "{port: 'socket://127.0.0.1:9', baud: 115200}", "profile": str(DEFAULT_PROFILE),
-              "ruleset": "ema-2016", "state": "{database: var/state.db}", "api": "{socket: var/api.sock}"} | top
+    fields = {"kind": "table", "serial": "{port: 'socket://127.0.0.1:9', baud: 115200}",
+              "profile": str(DEFAULT_PROFILE), "ruleset": "ema-2016", "state": "{database: var/state.db}",
+              "api": "{socket: var/api.sock}"} | top
     return "".join(f"{key}: {value}\n" for key, value in fields.items())
 
 
