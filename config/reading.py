@@ -12,8 +12,9 @@ import stat
 from pathlib import Path
 
 import yaml
-from yaml.composer import ComposerError
+from yaml.composer import Composer, ComposerError
 from yaml.events import AliasEvent
+from yaml.resolver import Resolver
 
 # The shipped files are 1-6 KB; PyYAML's pure-Python composer reads about 10,000 keys a
 # second, so this bounds a file's reading to well under a second.
@@ -59,11 +60,12 @@ def is_file(path: Path) -> bool:
     return file_problem(path) is None
 
 
-class _Loader(yaml.SafeLoader):
-    """The safe loader with a nesting bound and no aliases (``*name``)."""
+class _Composer(Composer, Resolver):
+    """PyYAML's composer with a nesting bound and no aliases (``*name``), over a parser's events."""
 
-    def __init__(self, stream) -> None:
-        super().__init__(stream)
+    def __init__(self) -> None:
+        Composer.__init__(self)
+        Resolver.__init__(self)
         self.depth = 0
 
     def compose_node(self, parent, index):
@@ -76,6 +78,26 @@ class _Loader(yaml.SafeLoader):
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+
+
+try:  # libyaml's parser, ten times faster than PyYAML's own; the composer above stays in charge
+    from yaml._yaml import CParser
+
+    class _Loader(_Composer, CParser):
+        def __init__(self, text: str) -> None:
+            CParser.__init__(self, text)
+            _Composer.__init__(self)
+except ImportError:  # PyYAML built without libyaml
+    from yaml.parser import Parser
+    from yaml.reader import Reader
+    from yaml.scanner import Scanner
+
+    class _Loader(_Composer, Reader, Scanner, Parser):  # type: ignore[no-redef]
+        def __init__(self, text: str) -> None:
+            Reader.__init__(self, text)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+            _Composer.__init__(self)
 
 
 def compose(text: str) -> yaml.Node | None:
