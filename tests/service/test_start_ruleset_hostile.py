@@ -47,3 +47,6 @@ def test_start_takes_presets_and_the_rule_set_folder_only(procs, short_tmp):
 
     assert start(socket, "house").returncode == 0
     assert run.client.request("status")["ruleset"] == str(folder / "house.yaml")
+    run.kill()
+    run.start()  # the game goes on with the folder's rule set, found again by its path
+    assert run.client.request("status")["ruleset"] == str(folder / "house.yaml")
