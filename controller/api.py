@@ -14,6 +14,8 @@ import logging
 import os
 import socket
 import stat
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol
@@ -21,6 +23,8 @@ from typing import Any, Callable, Protocol
 log = logging.getLogger("mjtable.api")
 
 MAX_MESSAGE = 64 * 1024  # bytes per line, newline excluded
+MAX_DEPTH = 32           # lists and objects inside one another in a request (a result uses 3)
+BACKLOG = 64             # connections the kernel holds until the server accepts them
 SOCKET_MODE = 0o660
 SUBSCRIBER_BACKLOG = 1000  # events unsent to one slow subscriber before it is dropped
 
@@ -99,9 +103,28 @@ def decode_request(line: bytes) -> dict:
         request = json.loads(line)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ApiError("bad_json", f"not valid JSON: {exc}") from None
+    except ValueError:  # an integer of more digits than Python converts
+        raise ApiError("bad_json", f"not valid JSON here: a number of more than {sys.get_int_max_str_digits()} "
+                       "digits") from None
+    except RecursionError:
+        raise ApiError("bad_json", f"not valid JSON here: nested more than {MAX_DEPTH} levels deep") from None
+    if _depth(request) > MAX_DEPTH:
+        raise ApiError("bad_json", f"not valid JSON here: nested more than {MAX_DEPTH} levels deep")
     if not isinstance(request, dict):
         raise ApiError("bad_request", f"a request is a JSON object, got {type(request).__name__}")
     return request
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (without recursion)."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, level = todo.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level)
+            todo.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def check_request(request: dict) -> tuple[str, dict]:
@@ -144,15 +167,48 @@ def encode(message: dict) -> bytes:
 # -- the server ----------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Limits:
+    """What one client may hold of the server (docs/API.md, "Limits")."""
+
+    connections: int = 64              # open at once; one more is told `busy` and closed
+    idle_timeout: float = 60.0         # seconds to send a whole request line (or read a reply); subscribers wait
+    accept_retry: float = 0.1          # pause after a failed accept (out of file descriptors, ...)
+    log_interval: float = 10.0         # at most one log line per this many seconds for each such failure
+
+
+class _Throttled:
+    """A log line at most once per ``interval``; the lines left out are counted in the next."""
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.next_at = 0.0
+        self.left_out = 0
+
+    def warning(self, message: str, *args: object) -> None:
+        now = time.monotonic()
+        if now < self.next_at:
+            self.left_out += 1
+            return
+        if self.left_out:
+            message += f" ({self.left_out} more like it not logged)"
+        log.warning(message, *args)
+        self.next_at, self.left_out = now + self.interval, 0
+
+
 class ApiServer:
     """Serves ``handler`` on the Unix socket ``path`` (use as ``async with``)."""
 
-    def __init__(self, path: str | Path, handler: ControlHandler) -> None:
+    def __init__(self, path: str | Path, handler: ControlHandler, limits: Limits = Limits()) -> None:
         self.path = Path(path)
         self.handler = handler
-        self._server: asyncio.AbstractServer | None = None
+        self.limits = limits
+        self._listener: socket.socket | None = None
+        self._acceptor: asyncio.Task | None = None
         self._inode: int | None = None
         self._connections: set[asyncio.Task] = set()
+        self._accept_failed = _Throttled(limits.log_interval)
+        self._refused = _Throttled(limits.log_interval)
 
     async def start(self) -> None:
         try:
@@ -161,12 +217,13 @@ class ApiServer:
             raise ServerStartError(f"cannot create the folder for the control socket {self.path}: {exc.strerror or exc}") from None
         await self._remove_stale_socket()
         try:
-            self._server = await asyncio.start_unix_server(self._serve, path=self.path, limit=MAX_MESSAGE)
+            self._listener = _listen(self.path)
             os.chmod(self.path, SOCKET_MODE)
         except OSError as exc:
             await self.close()
             raise ServerStartError(f"cannot serve the control socket {self.path}: {exc.strerror or exc}") from None
         self._inode = self.path.stat().st_ino
+        self._acceptor = asyncio.create_task(self._accept())
         log.info("control API listening on %s", self.path)
 
     async def _remove_stale_socket(self) -> None:
@@ -182,13 +239,16 @@ class ApiServer:
         self.path.unlink(missing_ok=True)
 
     async def close(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            for task in list(self._connections):
-                task.cancel()
-            await asyncio.gather(*self._connections, return_exceptions=True)
-            await self._server.wait_closed()
-            self._server = None
+        if self._acceptor is not None:
+            self._acceptor.cancel()
+            await asyncio.gather(self._acceptor, return_exceptions=True)
+            self._acceptor = None
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        for task in list(self._connections):
+            task.cancel()
+        await asyncio.gather(*self._connections, return_exceptions=True)
         if self._inode is not None and _inode(self.path) == self._inode:  # still ours, not a successor's
             self.path.unlink(missing_ok=True)
         self._inode = None
@@ -200,28 +260,59 @@ class ApiServer:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
 
+    # -- accepting -----------------------------------------------------------------------
+
+    async def _accept(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                client, _ = await loop.sock_accept(self._listener)
+            except OSError as exc:  # e.g. out of file descriptors: wait, the client stays queued
+                self._accept_failed.warning("control API: cannot accept a connection: %s", exc.strerror or exc)
+                await asyncio.sleep(self.limits.accept_retry)
+                continue
+            if len(self._connections) >= self.limits.connections:
+                self._turn_away(client)
+                continue
+            task = asyncio.create_task(self._serve(client))
+            self._connections.add(task)
+            task.add_done_callback(self._connections.discard)
+
+    def _turn_away(self, client: socket.socket) -> None:
+        self._refused.warning("control API: %d connections open, the limit; refusing another", self.limits.connections)
+        with client:
+            try:  # a fresh socket's buffer takes one line without blocking
+                client.send(encode(_error("busy", f"{self.limits.connections} connections are open, the limit; "
+                                                  "try again later")))
+            except OSError:
+                pass
+
     # -- one connection ----------------------------------------------------------------
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        self._connections.add(task)
-        connection = _Connection(self.handler, reader, writer)
+    async def _serve(self, client: socket.socket) -> None:
+        try:
+            reader, writer = await asyncio.open_unix_connection(sock=client, limit=MAX_MESSAGE)
+        except OSError:
+            client.close()
+            return
+        connection = _Connection(self.handler, reader, writer, self.limits.idle_timeout)
         try:
             await connection.run()
-        except (ConnectionError, asyncio.CancelledError):
+        except (ConnectionError, asyncio.CancelledError, asyncio.TimeoutError):
             pass
         finally:
-            self._connections.discard(task)
             await connection.close()
 
 
 class _Connection:
     """Requests are answered in order; events of a subscription are interleaved as lines."""
 
-    def __init__(self, handler: ControlHandler, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, handler: ControlHandler, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 idle_timeout: float) -> None:
         self.handler = handler
         self.reader = reader
         self.writer = writer
+        self.idle_timeout = idle_timeout
         self.events: asyncio.Queue | None = None
         self.unsubscribe: Callable[[], None] | None = None
         self.pump: asyncio.Task | None = None
@@ -232,12 +323,16 @@ class _Connection:
                 await self._send(await self._answer(line))
 
     async def _read_line(self) -> bytes | None:
+        timeout = None if self.events is not None else self.idle_timeout  # a subscriber waits for events
         try:
-            return await self.reader.readuntil(b"\n")
+            return await asyncio.wait_for(self.reader.readuntil(b"\n"), timeout)
         except asyncio.IncompleteReadError as exc:  # EOF: a last line without newline still counts
             return exc.partial or None
         except asyncio.LimitOverrunError:
             await self._send(_error("too_large", f"message longer than {MAX_MESSAGE} bytes; closing"))
+            return None
+        except asyncio.TimeoutError:
+            await self._send(_error("timeout", f"no whole request line in {timeout:g} s; closing"))
             return None
 
     async def _answer(self, line: bytes) -> dict:
@@ -299,7 +394,7 @@ class _Connection:
 
     async def _send(self, message: dict) -> None:
         self.writer.write(encode(message))
-        await self.writer.drain()
+        await asyncio.wait_for(self.writer.drain(), self.idle_timeout)  # a client that reads nothing is let go
 
     async def close(self) -> None:
         self._unsubscribe()
@@ -310,6 +405,18 @@ class _Connection:
             await self.writer.wait_closed()
         except (ConnectionError, asyncio.CancelledError):
             pass
+
+
+def _listen(path: Path) -> socket.socket:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        listener.bind(str(path))
+        listener.listen(BACKLOG)
+        listener.setblocking(False)
+    except OSError:
+        listener.close()
+        raise
+    return listener
 
 
 def _answers(path: Path) -> bool:

@@ -21,6 +21,7 @@ from controller.capabilities import Capabilities, cannot_play
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
+from mjtable_config.reading import file_problem
 
 CONFIG_VARIABLE = "MJTABLE_CONFIG"
 SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
@@ -47,12 +48,13 @@ TABLE = Map({
     "serial": Map({"port": Port(), "baud": Int(300, 4_000_000)}),
     "profile": Str(what="a shipped table profile's name or a path to a table hardware profile YAML"),
     "ruleset": Str(what="a rule-set preset name or a path to a rule-set YAML"),
+    "rulesets": Field(Str(what="a folder of rule-set YAML files"), False, "rulesets"),
     "display": Field(Map({"mode": Str(("difference", "rank"))}), False, {"mode": "difference"}),
     "state": Map({"database": Str(what="a file path")}),
     "api": Map({"socket": Str(what="a file path")}),
     "timeouts": Field(Map({
         "reconnect_backoff_max": Field(Float(0.1, 3600), False, 30.0),
-        "operation_margin": Field(Float(0, 600), False, 2.0),
+        "operation_margin": Field(Float(1, 600), False, 2.0),  # a factor: below 1 every operation is late
     }), False, {"reconnect_backoff_max": 30.0, "operation_margin": 2.0}),
     "game": Field(Map({"starting_dealer": AnyOf(Int(0, 3), Str(("draw",)))}), False, {"starting_dealer": "draw"}),
 }, what="a table config")
@@ -66,6 +68,7 @@ class TableConfig:
     profile: Path
     ruleset: RuleSet
     ruleset_ref: str            # as written: a preset name or a path
+    rulesets: Path              # the folder `start` over the API may take rule sets from, by name
     display_mode: str           # "difference" or "rank"
     database: Path
     socket: Path
@@ -103,8 +106,9 @@ def _top_strings(node) -> dict[str, str]:
 
 def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | None:
     """The profile must exist; the rule set must load (its own issues are kept)."""
-    if "profile" in refs and not named_file("tables", refs["profile"], base).is_file():
-        ctx.error(("profile",), f"{refs['profile']!r}: no such file ({named_file('tables', refs['profile'], base)}); "
+    problem = file_problem(named_file("tables", refs["profile"], base)) if "profile" in refs else None
+    if problem:
+        ctx.error(("profile",), f"{refs['profile'][:80]!r}: {problem} ({named_file('tables', refs['profile'], base)}); "
                   f"allowed: a shipped profile ({', '.join(shipped_names('tables'))}) or a path to a table "
                   "profile, relative to this file's folder")
     if "ruleset" not in refs:
@@ -113,7 +117,7 @@ def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | No
         return load_ruleset(refs["ruleset"], base)
     except ConfigError as exc:
         ctx.error(("ruleset",), f"the rule set {refs['ruleset']!r} is not valid (below)")
-        ctx.issues += exc.issues
+        ctx.merge(exc)
         return None
 
 
@@ -133,13 +137,13 @@ def load_table_config(path: str | Path) -> TableConfig:
     rules = _check_files(_top_strings(node), path.parent, ctx)
     if isinstance(data, dict) and rules is not None:
         _check_dealer(data, rules, ctx)
-    if ctx.issues:
-        raise ConfigError(ctx.issues)
+    ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
     base = path.parent
     return TableConfig(
         path=path, port=data["serial"]["port"], baud=data["serial"]["baud"],
         profile=named_file("tables", data["profile"], base),
-        ruleset=rules, ruleset_ref=data["ruleset"], display_mode=data["display"]["mode"],
+        ruleset=rules, ruleset_ref=data["ruleset"], rulesets=_resolve(base, data["rulesets"]),
+        display_mode=data["display"]["mode"],
         database=_resolve(base, data["state"]["database"]), socket=_resolve(base, data["api"]["socket"]),
         starting_dealer=data["game"]["starting_dealer"], **data["timeouts"],
     )
@@ -148,7 +152,7 @@ def load_table_config(path: str | Path) -> TableConfig:
 def unplayable(config: TableConfig) -> list[str]:
     """Why the table the config's profile describes cannot play its rule set (nothing: it can):
     the same check as the controller's self-test makes on the table's `identify` reply."""
-    from sim.profile import load_profile  # lazily: only check-config reads the profile
+    from sim.profile import load_profile  # lazily: only check-config and run read the profile
     try:
         table = Capabilities.from_profile(dataclasses.asdict(load_profile(config.profile)))
     except ValueError as exc:  # the profile loader's ConfigError; its message names the file

@@ -11,6 +11,7 @@ position; scalars are then built with PyYAML's safe constructor.
 from __future__ import annotations
 
 import difflib
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -19,12 +20,17 @@ import yaml
 from yaml.constructor import SafeConstructor
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from mjtable_config import reading
+
 __all__ = [
     "AnyOf", "Bool", "ConfigError", "Context", "Field", "Float", "INVALID", "Int", "Issue", "List",
     "Map", "Nullable", "Schema", "Str", "Variant", "compose", "path_str", "validate_file", "validate_text",
 ]
 
 Path_ = tuple  # a key path: ("dice", "throws") or ("limits", 2, "han")
+
+MAX_ISSUES = 20  # listed; past it only counted, so a file of garbage costs no more than a few typos
+SHOWN = 40       # characters of a bad value echoed back
 
 INT, FLOAT, BOOL, STR, NULL = (f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "str", "null"))
 
@@ -54,12 +60,19 @@ class Issue:
 class ConfigError(Exception):
     """One or more configuration problems; ``str()`` lists them one per line."""
 
-    def __init__(self, issues: Iterable[Issue]):
+    def __init__(self, issues: Iterable[Issue], more: int = 0):
         self.issues = list(issues)
+        self.more = more  # problems found but not listed
         super().__init__(str(self))
 
     def __str__(self) -> str:
-        return "\n".join(str(i) for i in self.issues)
+        more = [f"... and {self.more} more problems"] if self.more else []
+        return "\n".join([str(i) for i in self.issues] + more)
+
+    def places(self) -> str:
+        """Where the problems are (line and key path), without what the file says there."""
+        where = [f"line {i.line} {i.path or '(the file)'}" if i.line else i.path or i.message for i in self.issues]
+        return "; ".join(where + ([f"and {self.more} more"] if self.more else []))
 
 
 def path_str(path: Path_) -> str:
@@ -76,6 +89,11 @@ class Context:
     file: str
     issues: list[Issue] = field(default_factory=list)
     lines: dict[Path_, int] = field(default_factory=dict)
+    total: int = 0  # issues found, listed or not
+
+    @property
+    def full(self) -> bool:
+        return len(self.issues) >= MAX_ISSUES
 
     def visit(self, path: Path_, node: Node) -> None:
         self.lines.setdefault(path, node.start_mark.line + 1)
@@ -88,14 +106,28 @@ class Context:
         return None
 
     def error(self, path: Path_, message: str, line: int | None = None) -> _Invalid:
-        self.issues.append(Issue(self.file, line or self.line_of(path), path_str(path), message))
+        self.total += 1
+        if not self.full:
+            self.issues.append(Issue(self.file, line or self.line_of(path), path_str(path), message))
         return INVALID
+
+    def merge(self, exc: ConfigError) -> None:
+        """Take another file's problems (a rule set named here), within the same bound."""
+        room = max(MAX_ISSUES - len(self.issues), 0)
+        self.issues += exc.issues[:room]
+        self.total += len(exc.issues) + exc.more
+
+    def raise_issues(self, by_line: bool = True) -> None:
+        if self.issues:
+            issues = sorted(self.issues, key=lambda i: i.line or 0) if by_line else self.issues
+            raise ConfigError(issues, self.total - len(self.issues))
 
 
 def show(node: Node) -> str:
     """The bad value as the user wrote it."""
     if isinstance(node, ScalarNode):
-        return "null" if node.tag == NULL else repr(node.value) if node.tag == STR else node.value
+        text = node.value if len(node.value) <= SHOWN else node.value[:SHOWN] + "..."
+        return "null" if node.tag == NULL else repr(text) if node.tag == STR else text
     return "a mapping" if isinstance(node, MappingNode) else "a list"
 
 
@@ -138,7 +170,12 @@ class _Number(Schema):
     def _check(self, node, path, ctx):
         if not (isinstance(node, ScalarNode) and node.tag in self.tags):
             return self.fail(node, path, ctx)
-        value = _construct(node)
+        try:
+            value = _construct(node)
+        except ValueError:  # an integer of more digits than Python converts
+            return self.fail(node, path, ctx, f"{len(node.value)} characters long")
+        if isinstance(value, float) and not math.isfinite(value):
+            return self.fail(node, path, ctx, f"{show(node)} is not a finite number")
         if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
             return self.fail(node, path, ctx, f"{node.value} is out of range")
         return value
@@ -252,7 +289,7 @@ class Map(Schema):
         if not isinstance(node, MappingNode):
             return self.fail(node, path, ctx)
         given = self._keys(node, path, ctx)
-        out, ok = {}, len(ctx.issues)
+        out, ok = {}, ctx.total
         for key, spec in self.fields.items():
             if key in given:
                 out[key] = spec.schema.check(given[key], path + (key,), ctx)
@@ -260,11 +297,11 @@ class Map(Schema):
                 ctx.error(path, f"missing required key {key!r}")
             else:
                 out[key] = spec.default
-        if len(ctx.issues) > ok or any(v is INVALID for v in out.values()):
+        if ctx.total > ok or any(v is INVALID for v in out.values()):
             return INVALID
         for check in self.checks:
             check(out, path, ctx)
-        return INVALID if len(ctx.issues) > ok else out
+        return INVALID if ctx.total > ok else out
 
     def _keys(self, node: MappingNode, path: Path_, ctx: Context) -> dict[str, Node]:
         given: dict[str, Node] = {}
@@ -272,8 +309,9 @@ class Map(Schema):
             key = key_node.value if isinstance(key_node, ScalarNode) else show(key_node)
             line = key_node.start_mark.line + 1
             if key not in self.fields:
-                ctx.error(path + (key,), f"unknown key {key!r}{_did_you_mean(key, self.fields)}; "
-                          f"allowed keys: {', '.join(self.fields)}", line)
+                hint = "" if ctx.full else _did_you_mean(key, self.fields)  # difflib is slow; only for listed ones
+                ctx.error(path + (key,), f"unknown key {show(key_node)}{hint}; allowed keys: {', '.join(self.fields)}",
+                          line)
             elif key in given:
                 ctx.error(path + (key,), "duplicate key", line)
             else:
@@ -302,7 +340,7 @@ class Variant(Schema):
 def compose(text: str, ctx: Context) -> Node | None:
     """Parse YAML keeping positions; a syntax error becomes an issue."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = reading.compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         ctx.error((), f"not valid YAML: {exc.problem or exc.context}", mark.line + 1 if mark else None)
@@ -323,18 +361,15 @@ def validate_text(schema: Schema, text: str, file: str, checks: Iterable[Check] 
     if value is not INVALID:
         for check in checks:
             check(value, (), ctx)
-    if ctx.issues:
-        raise ConfigError(sorted(ctx.issues, key=lambda i: i.line or 0))
+    ctx.raise_issues()
     return value
 
 
 def read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError([Issue(str(path), None, "", f"cannot read the file: {exc.strerror or exc}")]) from None
-    except UnicodeDecodeError:
-        raise ConfigError([Issue(str(path), None, "", "not a UTF-8 text file")]) from None
+        return reading.read_text(path)
+    except reading.Unreadable as exc:
+        raise ConfigError([Issue(str(path), None, "", str(exc))]) from None
 
 
 def validate_file(schema: Schema, path: Path | str, checks: Iterable[Check] = ()) -> dict:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from controller import rules as R
@@ -22,9 +23,10 @@ log = logging.getLogger("mjtable.service")
 
 
 class Service:
-    def __init__(self, controller: Controller, *, starting_dealer: int | str = 0) -> None:
+    def __init__(self, controller: Controller, *, starting_dealer: int | str = 0, rulesets: Path | None = None) -> None:
         self.controller = controller
         self.starting_dealer = starting_dealer
+        self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self._game: asyncio.Task | None = None
         controller.subscribe(self._on_event)
 
@@ -89,16 +91,24 @@ class Service:
         if ruleset is None:
             c.use_rules(*c.default_rules)  # the config's, even after a game that named another
         elif ruleset != c.ruleset_name:
-            try:
-                c.use_rules(R.load_ruleset(ruleset), ruleset)
-            except R.ConfigError as exc:
-                raise ApiError("bad_request", str(exc)) from None
+            c.use_rules(*self._named_ruleset(ruleset))
         chosen = self.starting_dealer if dealer is None else dealer
         if chosen != "draw" and chosen not in c.rules.seats:
             raise ApiError("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
         await c.new_game(chosen)
         self._run_game()
         return c.snapshot()
+
+    def _named_ruleset(self, name: str) -> tuple[R.RuleSet, str]:
+        try:
+            ref = R.find_ruleset(name, self.rulesets)
+        except R.ConfigError as exc:
+            raise ApiError("bad_request", exc.issues[0].message) from None
+        try:
+            return R.load_ruleset(ref), ref  # on the loop, but bounded: at most 64 KB
+        except R.ConfigError as exc:  # where, not what: the reply never quotes a file
+            raise ApiError("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
+                           f"see `mjtable check-config {ref}`") from None
 
     async def _op_result(self, hand: int, result: dict) -> dict:
         return await self.controller.enter_result(hand, result)

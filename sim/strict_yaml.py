@@ -9,11 +9,14 @@ silently become a default.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from mjtable_config import reading
 
 
 class ConfigError(ValueError):
@@ -41,10 +44,13 @@ _constructor = yaml.constructor.SafeConstructor()
 def load(path: str | Path, schema: dict[str, Any]) -> dict[str, Any]:
     path = Path(path)
     try:
-        with path.open(encoding="utf-8") as stream:  # marks then name the file
-            root = yaml.compose(stream)
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+        root = reading.compose(reading.read_text(path))
+    except reading.Unreadable as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+    except yaml.MarkedYAMLError as exc:  # its own text would name "<unicode string>", not the file
+        mark = exc.problem_mark or exc.context_mark
+        line = f":{mark.line + 1}" if mark else ""
+        raise ConfigError(f"{path}{line}: not valid YAML: {exc.problem or exc.context}") from None
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {exc}") from None
     if root is None:
@@ -76,11 +82,16 @@ def _check(node: yaml.Node, schema: Any, where: _Where) -> Any:
         return [_check(item, schema[0], where.at(f"[{i}]")) for i, item in enumerate(node.value)]
     if not isinstance(node, yaml.ScalarNode):
         raise where.fail(node, f"expected {_describe(schema)}")
-    value = _constructor.construct_object(node)
+    try:
+        value = _constructor.construct_object(node)
+    except ValueError:  # an integer of more digits than Python converts
+        raise where.fail(node, f"expected {_describe(schema)}, got a value {len(node.value)} characters long") from None
     if isinstance(schema, Choice):
         if value not in schema.options:
             raise where.fail(node, f"{value!r} is not one of {', '.join(schema.options)}")
         return value
+    if type(value) is float and not math.isfinite(value):
+        raise where.fail(node, f"expected a finite number, got {node.value}")
     if schema is float and type(value) is int:
         return float(value)
     if type(value) is not schema:

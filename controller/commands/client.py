@@ -144,7 +144,8 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
         _add_result_arguments(parser)  # connection options sit on each kind, after the result's own
         return
     if name == "start":
-        parser.add_argument("--ruleset", metavar="NAME", help="rule set preset name or file (default: the table config's)")
+        parser.add_argument("--ruleset", metavar="NAME", help="a rule-set preset or a rule set of the table "
+                            "config's rule-set folder, by name (default: the table config's)")
         parser.add_argument("--dealer", type=_dealer, metavar="SEAT|draw", help="starting dealer seat, or draw for it")
     elif name == "riichi":
         parser.add_argument("seat", type=_seat, help="the seat declaring riichi")

@@ -37,7 +37,7 @@ def setup_logging(fmt: str, level: str) -> None:
 
 
 def run(args) -> int:
-    from controller.config import find_table_config, load_table_config
+    from controller.config import find_table_config, load_table_config, unplayable
     from controller.schema import ConfigError
     from controller.store import StoreError
 
@@ -48,8 +48,9 @@ def run(args) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
-    except OSError as exc:
-        print(f"mjtable run: cannot read config {path}: {exc.strerror or exc}", file=sys.stderr)
+    problems = unplayable(config)  # the profile too, as check-config reads it
+    if problems:
+        print("\n".join(problems), file=sys.stderr)
         return 2
     try:
         return asyncio.run(serve(config))
@@ -87,7 +88,7 @@ async def serve(config) -> int:
                         operation_margin=config.operation_margin,
                         durations=durations_from(load_profile(config.profile).timings))
     controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref)
-    service = Service(controller, starting_dealer=config.starting_dealer)
+    service = Service(controller, starting_dealer=config.starting_dealer, rulesets=config.rulesets)
     server = ApiServer(config.socket, service)
     try:
         await server.start()

@@ -5,6 +5,8 @@ dataclasses. A parlour copies a preset from config/rulesets/ and changes any fie
 """
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
 from math import lcm
 from pathlib import Path
@@ -12,6 +14,7 @@ from pathlib import Path
 from controller.schema import (AnyOf, Bool, ConfigError, Context, Field, Int, Issue, List, Map, Nullable, Str,
                                Variant, validate_file, validate_text)
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
+from mjtable_config.reading import is_file
 
 PRESETS_DIR = CONFIG_DIR / "rulesets"
 WINDS = ("E", "S", "W", "N")
@@ -251,6 +254,9 @@ def _check_limits(v: dict, path: tuple, ctx: Context) -> None:
         if limits[i]["han"] <= limits[i - 1]["han"] or limits[i]["base"] < limits[i - 1]["base"]:
             ctx.error(path + ("limits", i), f"han {limits[i]['han']} base {limits[i]['base']} after han "
                       f"{limits[i - 1]['han']} base {limits[i - 1]['base']}; allowed: han rising, base not falling")
+    if v["yakuman_base"] < max(v["mangan_base"], limits[-1]["base"]):
+        ctx.error(path + ("yakuman_base",), f"{v['yakuman_base']} is below mangan_base {v['mangan_base']} or the "
+                  f"highest limit's base {limits[-1]['base']}; allowed: at least both")
     if v["kiriage_min_base"] > v["mangan_base"]:
         ctx.error(path + ("kiriage_min_base",), f"{v['kiriage_min_base']} is above mangan_base "
                   f"{v['mangan_base']}; allowed: at most mangan_base")
@@ -330,8 +336,10 @@ def _check_dora(v: dict, ctx: Context) -> None:
                       f"(stacks 1-{reach} then); allowed: every indicator within the dead wall of {size} stacks "
                       "and the live wall's last tiles each kan takes into it")
             return
-    names = [t for cycle in dora["successor"] for t in cycle]
-    repeated = sorted({t for t in names if names.count(t) > 1})
+    if dora["kan_step"] == 0 and dora["max_indicators"] > 1:
+        ctx.error(("dora", "kan_step"), "0 puts every kan's indicator on the first one's stack; allowed: 1 or -1")
+    counts = Counter(t for cycle in dora["successor"] for t in cycle)
+    repeated = sorted(t for t, n in counts.items() if n > 1)
     if repeated:
         ctx.error(("dora", "successor"), f"tiles {repeated} appear twice; allowed: each tile in one cycle once")
 
@@ -425,7 +433,7 @@ def preset_names() -> list[str]:
 def resolve_ruleset(name_or_path: str | Path, base: Path | None = None) -> Path:
     """A preset name (config/rulesets/<name>.yaml) or a file path (relative to ``base``)."""
     path = named_file("rulesets", name_or_path, base)
-    if path.parent == PRESETS_DIR and not path.is_file():
+    if path.parent == PRESETS_DIR and not is_file(path):
         raise ConfigError([Issue(str(name_or_path), None, "", f"no rule-set preset named {str(name_or_path)!r}; "
                                  f"allowed: {', '.join(preset_names())} or a path to a YAML file")])
     return path
@@ -436,3 +444,21 @@ def load_ruleset(name_or_path: str | Path, base: Path | None = None) -> RuleSet:
     path = resolve_ruleset(name_or_path, base)
     return build(validate_file(RULESET, path, [_cross_checks]), str(path))
 
+
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def find_ruleset(name: str, folder: Path | None) -> str:
+    """What a client may name (the control API's `start`): a file of ``folder`` by its name,
+    else a preset; never a path, so a client reads no other file. Returns the reference
+    load_ruleset takes (a preset's name, or the file's path); raises ConfigError."""
+    stem = name.removesuffix(".yaml")
+    if _NAME.fullmatch(stem):
+        if folder is not None and is_file(folder / f"{stem}.yaml"):
+            return str(folder / f"{stem}.yaml")
+        if stem in preset_names():
+            return stem
+    mine = sorted(p.stem for p in folder.glob("*.yaml")) if folder is not None and folder.is_dir() else []
+    raise ConfigError([Issue("start", None, "ruleset", f"no rule set named {name[:64]!r}; allowed: a preset "
+                             f"({', '.join(preset_names())}) or a rule set of the folder {folder} by name "
+                             f"({', '.join(mine) or 'none there'})")])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.api import ApiError, ApiServer
+from controller.api import ApiError, ApiServer, Limits
 
 STATUS = {"state": "playing", "ruleset": "ema-2016", "fault": None, "scores": [25000, 24000, 26000, 25000],
           "hand": "E3", "hand_in_play": {"seq": 7, "label": "E3", "riichi": [1], "dice": [3, 5], "kans": 0}}
@@ -44,11 +44,11 @@ class FakeHandler:
 
 
 class Served:
-    def __init__(self, path: Path, handler: FakeHandler):
+    def __init__(self, path: Path, handler: FakeHandler, limits: Limits = Limits()):
         self.path = path
         self.handler = handler
         self.loop = asyncio.new_event_loop()
-        self.server = ApiServer(path, handler)
+        self.server = ApiServer(path, handler, limits)
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
     def start(self):
