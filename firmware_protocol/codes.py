@@ -36,6 +36,7 @@ class Code(IntEnum):
     LINK_LOST = 300           # host: the table stopped acknowledging; reconnecting
     MCU_RESET = 301           # host: the table rebooted (new boot id); state reconciled
     PROTOCOL = 302            # a frame's payload could not be decoded (the table's `rejected` for it)
+    STORE_FAILED = 303        # host: the state database refused a write (disk full); never on the line
 
 
 SUBSYSTEMS = ("none", "centre", "shuffler", "lifts", "dice", "separator", "dora", "marker", "lid", "host_link")
