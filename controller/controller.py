@@ -136,7 +136,8 @@ class Controller:
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
         self._result: asyncio.Future | None = None
-        self._stored: asyncio.Future | None = None  # resolved when the accepted result is committed
+        # From taking a result until its hand is stored: resolved then, or failed with store_failed.
+        self._stored: asyncio.Future | None = None
         self._operator: asyncio.Event = asyncio.Event()
         self._shuffle_task: asyncio.Task | None = None
         self._recovery: asyncio.Task | None = None
@@ -279,7 +280,7 @@ class Controller:
                 raise ControlError("store_failed", f"{exc}; no game was started") from None
         self.state = state
         self.settled = 0
-        self._results = []
+        self._results, self._stored = [], None
         self.hand = None
         self.standings = None
         self._trigger("start_game")
@@ -683,7 +684,8 @@ class Controller:
         """Hand ``seq`` of this game has its result: settled, or taken and being stored."""
         if self.state is None or seq < 1:  # hands count from 1
             return False
-        return seq <= self.settled or (self._result is not None and self._result.done() and seq == self.hand.seq)
+        return seq <= self.settled or (self._stored is not None and not self._stored.cancelled()
+                                       and seq == self.hand.seq)
 
     def _await_store(self) -> None:
         """From now until the hand is stored, a result for it waits for the store."""
@@ -698,7 +700,7 @@ class Controller:
         duplicate = self._taken(seq)
         if not duplicate:
             self.submit_result(seq, result)
-        if seq > self.settled:
+        if seq > self.settled:  # taken, not stored yet
             try:
                 await asyncio.shield(self._stored)
             except asyncio.CancelledError:
@@ -807,6 +809,7 @@ class Controller:
     def _hand_stored(self) -> None:
         if self._stored is not None and not self._stored.done():
             self._stored.set_result(self.hand.seq)
+        self._stored = None  # the next hand's result is not taken yet
 
     async def _until_stored(self, method: str, *args):
         """A write that must be stored before the game goes on: while the store refuses
