@@ -9,6 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from controller.client import Client, RequestError
+from controller.store import Store
 
 from service_harness import TIMEOUT, wait_for
 
@@ -141,3 +142,17 @@ def test_a_full_disk_refuses_the_result_as_a_fault_and_retry_stores_it(in_play):
     assert [h["result"] for h in in_play.stored()[0]["hands"]][-1] == DRAW
     assert len(in_play.stored()[0]["hands"]) == seq
     assert in_play.request("result", hand=seq, result=DRAW) == {"duplicate": True}
+
+
+def test_a_hand_found_stored_already_is_taken_from_the_store(in_play):
+    # Another writer (what the lock keeps out) stored hand 1 first: the store is right, the
+    # result sent is refused as a conflict with the stored one, and play goes on from it.
+    (game,) = in_play.stored()
+    with Store(in_play.database, create=False) as other:
+        record = {"hand": "E1", "result": RON, "payments": [0, 5200, -5200, 0], "scores": [30000, 35200, 24800, 30000]}
+        other.commit_hand(game["game"].id, 1, record, {**game["game"].state, "scores": record["scores"]})
+    (refused,) = in_play.exchange(line({"op": "result", "hand": 1, "result": DRAW}))
+    assert refused["ok"] is False and refused["error"]["code"] == "conflict" and refused["error"]["kept"] == RON
+    status = in_play.wait_playing(2)
+    assert status["scores"] == record["scores"]
+    assert [h["result"] for h in in_play.stored()[0]["hands"]] == [RON]
