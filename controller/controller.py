@@ -129,7 +129,7 @@ class Controller:
         # as played): the seq of the hand in play is settled + 1, so every deal has its own.
         self.settled = 0
         self._results: list[dict] = []  # the results of the settled hands, by seq - 1
-        self.fault: Fault | Refused | None = None
+        self.fault: Fault | Refused | StoreFailed | None = None
         self.waiting_for: str | None = None
         self.standings: R.Standings | None = None
         self.last_record: dict | None = None
@@ -836,7 +836,7 @@ class Controller:
     def _store_failed(self, exc: StoreError) -> bool:
         """Show the failed write as the fault; True when the machine went to `fault`."""
         seq = self.hand.seq if self.hand is not None else None
-        kept = f"; the result of hand {seq} is kept, not stored" if self._result is not None and seq else ""
+        kept = f"; the result of hand {seq} is kept, not stored" if self._stored is not None else ""
         self.fault = StoreFailed(f"{exc}{kept}")
         if self._stored is not None and not self._stored.done():
             self._stored.set_exception(ControlError(

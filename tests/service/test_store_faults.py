@@ -126,6 +126,7 @@ def test_a_full_disk_refuses_the_result_as_a_fault_and_retry_stores_it(in_play):
     status = in_play.status()
     assert status["state"] == "fault" and status["fault_code"] == 303
     assert "cannot write the state database" in status["fault"] and "disk full" in status["fault"]
+    assert f"the result of hand {seq} is kept, not stored" in status["fault"] and "disk full" in status["store_error"]
     # Nothing of the hand counts: the same scores, the same hand, nothing more stored.
     for key in ("scores", "honba", "riichi_sticks", "hands_played", "hand"):
         assert status[key] == before[key], key
