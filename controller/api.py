@@ -32,10 +32,11 @@ SUBSCRIBER_BACKLOG = 1000  # events unsent to one slow subscriber before it is d
 class ApiError(Exception):
     """A refused request: ``code`` is one of the documented error codes."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, **details) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details  # more fields of the error object (e.g. the result kept on a conflict)
 
 
 class ServerStartError(Exception):
@@ -153,8 +154,8 @@ def _check_args(op: str, args: dict) -> None:
             raise ApiError("bad_request", f"{op}: {name!r} must be {arg.expected}, got {json.dumps(args[name])}")
 
 
-def _error(code: str, message: str, client_id: Any = None) -> dict:
-    reply: dict = {"ok": False, "error": {"code": code, "message": message}}
+def _error(code: str, message: str, client_id: Any = None, details: dict | None = None) -> dict:
+    reply: dict = {"ok": False, "error": {"code": code, "message": message, **(details or {})}}
     if client_id is not None:
         reply["id"] = client_id
     return reply
@@ -346,7 +347,7 @@ class _Connection:
             op, args = check_request(request)
             reply = await self._subscribe() if op == "subscribe" else await self.handler.handle(op, args)
         except ApiError as exc:
-            return _error(exc.code, exc.message, client_id)
+            return _error(exc.code, exc.message, client_id, exc.details)
         except Exception:  # a bug in the handler must not take the API down with it
             log.exception("handler failed on %r", line[:200])
             return _error("internal", "internal error in the controller; see its log", client_id)

@@ -16,7 +16,8 @@ import dataclasses
 import json
 import logging
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,9 @@ from controller.api import ApiError as ControlError  # a refused request: nothin
 from controller.capabilities import cannot_play
 from controller.centre_text import break_text, dora_text, round_text, scores_text
 from controller.machine import BACK_FROM_PAUSE, TableMachine
+from controller.replay import disagreement
+from controller.store import StoreError
+from controller.store_thread import StoreThread
 from controller.table import Fault, Interrupted, LinkLost, McuReset, Overdue, Rejected, Table, TableError, TableFault
 
 log = logging.getLogger("mjtable.controller")
@@ -51,7 +55,7 @@ class Hand:
     riichi: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return dataclasses.asdict(self)  # a copy: the store's thread writes it later
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Hand":
@@ -69,6 +73,18 @@ class Refused:
         return self.text
 
 
+@dataclass(frozen=True)
+class StoreFailed:
+    """A write the state database refused (disk full, read-only): nothing of it is stored,
+    and it stays the fault until a retry stores it."""
+
+    text: str
+    code: int = Code.STORE_FAILED
+
+    def describe(self) -> str:
+        return self.text
+
+
 # What the operator does about a fault, before `retry`.
 _REMEDIES = {
     Code.LID_OPEN: "close the lid",
@@ -80,6 +96,7 @@ _REMEDIES = {
     Code.OPERATION_TIMEOUT: "look for what holds the mechanism up",
     Code.BUILD_TIMEOUT: "look for what holds the shuffler up",
     Code.BAD_REPORT: "if it recurs, have the table's firmware checked (it reported a value that cannot be true)",
+    Code.STORE_FAILED: "free space on the state database's disk (or make it writable)",
 }
 
 
@@ -133,6 +150,7 @@ class Controller:
         self.ruleset_name = ruleset_name or rules.name
         self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
         self.store = store
+        self.db = StoreThread(store) if store is not None else None  # every store call, off the loop
         self.sm = TableMachine()
         self.state: R.GameState | None = None
         self.hand: Hand | None = None
@@ -140,14 +158,16 @@ class Controller:
         # Hands settled in this game, chombo re-deals included (the rules do not count those
         # as played): the seq of the hand in play is settled + 1, so every deal has its own.
         self.settled = 0
-        self.fault: Fault | Refused | None = None
+        self._results: list[dict] = []  # the results of the settled hands, by seq - 1
+        self.fault: Fault | Refused | StoreFailed | None = None
         self.waiting_for: str | None = None
         self.standings: R.Standings | None = None
         self.last_record: dict | None = None
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
         self._result: asyncio.Future | None = None
-        self._stored: asyncio.Future | None = None  # resolved when the accepted result is committed
+        # From taking a result until its hand is stored: resolved then, or failed with store_failed.
+        self._stored: asyncio.Future | None = None
         self._operator: asyncio.Event = asyncio.Event()  # retry, a seat's OK button
         self._resumed: asyncio.Event = asyncio.Event()
         self._paused_from: str | None = None  # the state a pause holds, until resume
@@ -174,9 +194,7 @@ class Controller:
     # ------------------------------------------------------------------ start-up
     async def start(self) -> None:
         """Connect, identify, self-test; resume an interrupted game if the store has one."""
-        game = self.store.active_game() if self.store is not None else None
-        if game is not None:
-            self._continue_rules(game)  # before the self-test: it configures the table for them
+        game = await self._stored_game()  # its rules before the self-test: it configures the table for them
         self._trigger("power_on")
         await self._connect_with_backoff()
         self._trigger("identified")
@@ -240,6 +258,8 @@ class Controller:
             if task is not None and not task.done():
                 task.cancel()
         self.table.close()
+        if self.db is not None:
+            self.db.close()
 
     # ------------------------------------------------------------------ game
     def _continue_rules(self, game) -> None:
@@ -257,10 +277,31 @@ class Controller:
         log.info("continuing game %d with rule set %s (the config's %s applies to the next new game)",
                  game.id, self.ruleset_name, self.default_rules[1])
 
-    def _restore(self, game) -> None:
+    async def _stored_game(self):
+        """The interrupted game, with its rules, once it is checked against its hands."""
+        if self.db is None:
+            return None
+        game = await self.db.call("active_game")
+        if game is None:
+            return None
+        self._continue_rules(game)
+        hands = await self.db.call("hands", game.id)
+        if _comparable(dataclasses.asdict(self.rules)) != _comparable(game.rules):
+            log.warning("game %d cannot be checked against its hands: its rule set has changed", game.id)
+        else:
+            problem = disagreement(self.rules, game.state, hands)
+            if problem:
+                raise StoreError(f"the state database {self.store.path} is damaged: game {game.id} {problem}. "
+                                 f"Refusing to resume it: keep the file for inspection, restore a backup or "
+                                 f"move it aside to start a new one")
+        return game, hands
+
+    def _restore(self, stored) -> None:
+        game, hands = stored
         self.game_id = game.id
         self.state = R.GameState.from_dict(game.state)
-        self.settled = len(self.store.hands(game.id))
+        self.settled = len(hands)
+        self._results = [h["result"] for h in hands]
         self.hand = Hand.from_dict(game.hand) if game.hand else None
         if self.state.finished:
             # Killed between the last hand and the game's end: play() only records the end,
@@ -288,13 +329,18 @@ class Controller:
         if dealer == "draw":
             dealer = self._rng.choice(self.rules.seats)
             self._opening_text = f"East: seat {dealer}"
-        self.state = R.new_game(self.rules, dealer=dealer)
+        state = R.new_game(self.rules, dealer=dealer)
+        if self.db is not None:  # first: a game the store refused is not started at all
+            try:
+                self.game_id = await self.db.call("new_game", self.ruleset_name, dataclasses.asdict(self.rules),
+                                                   state.to_dict())
+            except StoreError as exc:
+                raise ControlError("store_failed", f"{exc}; no game was started") from None
+        self.state = state
         self.settled = 0
+        self._results, self._stored = [], None
         self.hand = None
         self.standings = None
-        if self.store is not None:
-            self.game_id = self.store.new_game(self.ruleset_name, dataclasses.asdict(self.rules),
-                                              self.state.to_dict())
         self._trigger("start_game")
         self._publish("game_started", dealer=dealer)
 
@@ -760,11 +806,10 @@ class Controller:
             self.waiting_for = None
 
     def submit_result(self, seq: int, result: dict) -> dict:
-        """Take a hand result from the API; a result for an already settled hand is a no-op."""
-        if self.state is not None and 1 <= seq <= self.settled:  # hands count from 1
+        """Take a hand result; a result for a hand already taken is a no-op (``duplicate``).
+        The result is stored a moment later: `enter_result` answers once it is."""
+        if self._taken(seq):
             return {"duplicate": True}
-        if self._result is not None and self._result.done() and seq == self.hand.seq:
-            return {"duplicate": True}  # taken, not yet settled: sent twice at once
         # Paused too: settling stores the hand and shows scores, which moves nothing (see _settle).
         if self.sm.state not in ("playing", "paused") or self._result is None or self._result.done():
             raise ControlError("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
@@ -777,19 +822,39 @@ class Controller:
         except R.ResultError as exc:
             raise ControlError("invalid_result", str(exc)) from None
         self._result.set_result(result)
-        self._stored = asyncio.get_running_loop().create_future()
+        self._await_store()
         return {"duplicate": False}
+
+    def _taken(self, seq: int) -> bool:
+        """Hand ``seq`` of this game has its result: settled, or taken and being stored."""
+        if self.state is None or seq < 1:  # hands count from 1
+            return False
+        return seq <= self.settled or (self._stored is not None and not self._stored.cancelled()
+                                       and seq == self.hand.seq)
+
+    def _await_store(self) -> None:
+        """From now until the hand is stored, a result for it waits for the store."""
+        self._stored = asyncio.get_running_loop().create_future()
+        # Answered with store_failed to whoever waits; nobody may (in-process players).
+        self._stored.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def enter_result(self, seq: int, result: dict) -> dict:
         """Like submit_result, but answer only once the hand is in the store: a client told
-        "accepted" never loses the result to a crash right after."""
-        reply = self.submit_result(seq, result)
-        if not reply["duplicate"]:
+        "ok" (a duplicate too) never loses the result to a crash right after. A different
+        result for a hand already taken is refused (``conflict``) with the one kept."""
+        duplicate = self._taken(seq)
+        if not duplicate:
+            self.submit_result(seq, result)
+        if seq > self.settled:  # taken, not stored yet
             try:
                 await asyncio.shield(self._stored)
             except asyncio.CancelledError:
                 raise ControlError("not_allowed", "the game was abandoned before the result was stored") from None
-        return reply
+        kept = self._results[seq - 1]
+        if not _same_result(result, kept):  # the store had another one (see _adopt_stored_hand)
+            raise ControlError("conflict", f"hand {seq} already has another result, kept: "
+                                           f"{json.dumps(kept)}; nothing changed", kept=kept)
+        return {"duplicate": duplicate}
 
     async def declare_riichi(self, seat: int) -> None:
         if self.sm.state != "playing":
@@ -879,12 +944,14 @@ class Controller:
         before = self.state
         outcome = R.apply_result(self.rules, before, result)
         record = self._hand_record(before, setup, result, outcome)
-        if self.store is not None:
-            self.store.commit_hand(self.game_id, self.hand.seq, record, outcome.state.to_dict())
+        if self.db is not None and not await self._until_stored(
+                "commit_hand", self.game_id, self.hand.seq, record, outcome.state.to_dict()):
+            await self._adopt_stored_hand()
+            return
         self.state = outcome.state
         self.settled = self.hand.seq
-        if self._stored is not None and not self._stored.done():
-            self._stored.set_result(self.hand.seq)
+        self._results.append(result)
+        self._hand_stored()
         self.last_record = record
         self._publish("hand_ended", record=record)
         await self._step_free(self._show_scores)
@@ -895,6 +962,63 @@ class Controller:
         if outcome.wind_changed and not outcome.game_over:
             await self._show_wind_marker()
         await self._advance("end_game" if outcome.game_over else "next_hand")
+
+    def _hand_stored(self) -> None:
+        if self._stored is not None and not self._stored.done():
+            self._stored.set_result(self.hand.seq)
+        self._stored = None  # the next hand's result is not taken yet
+
+    async def _until_stored(self, method: str, *args):
+        """A write that must be stored before the game goes on: while the store refuses
+        it, it is the fault, and `retry` (or a seat's OK button) tries it again."""
+        faulted = False
+        while True:
+            try:
+                result = await self.db.call(method, *args)
+                break
+            except StoreError as exc:
+                faulted = self._store_failed(exc) or faulted
+            self._operator.clear()
+            await self._operator.wait()
+            if self._stored is not None and self._stored.done():
+                self._await_store()  # resends wait for this attempt
+        if faulted:
+            self._trigger("retry")
+        if isinstance(self.fault, StoreFailed):
+            self.fault = None
+            log.info("the state database took the write again")
+            self._publish("recovered")
+        return result
+
+    def _store_failed(self, exc: StoreError) -> bool:
+        """Show the failed write as the fault; True when the machine went to `fault`."""
+        seq = self.hand.seq if self.hand is not None else None
+        kept = f"; the result of hand {seq} is kept, not stored" if self._stored is not None else ""
+        self.fault = StoreFailed(f"{exc}{kept}")
+        if self._stored is not None and not self._stored.done():
+            self._stored.set_exception(ControlError(
+                "store_failed", f"{exc}; hand {seq} is not settled (its result is kept): free space on that disk, "
+                                f"then `mjtable retry` stores it"))
+        self._publish("fault", code=int(self.fault.code), message=self.fault.describe())
+        if self.sm.state != "fault" and self.sm.may_fault():
+            self._trigger("fault")
+            return True
+        return False
+
+    async def _adopt_stored_hand(self) -> None:
+        """The store had this hand already (written by someone else): the store is right;
+        the game goes on from what it holds, and the result waiting is answered from it."""
+        game, hands = await self.db.call("active_game"), await self.db.call("hands", self.game_id)
+        log.error("hand %d of game %d was in the state database already; going on from the stored game",
+                  self.hand.seq, self.game_id)
+        self.state = R.GameState.from_dict(game.state)
+        self.settled = len(hands)
+        self._results = [h["result"] for h in hands]
+        self.last_record = hands[-1]
+        self._hand_stored()
+        self._publish("hand_ended", record=self.last_record)
+        await self._step_free(self._show_scores)
+        self._trigger("end_game" if self.state.finished else "next_hand")
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
         return {
@@ -918,8 +1042,8 @@ class Controller:
         self.standings = R.final_standings(self.rules, self.state)
         final = {"final": True, "scores": list(self.standings.scores),
                  "final_scores": list(self.standings.final_scores), "ranks": list(self.standings.ranks)}
-        if self.store is not None:
-            self.store.finish_game(self.game_id, final)
+        if self.db is not None:
+            await self._until_stored("finish_game", self.game_id, final)
         ranks = " ".join(f"{seat}:{rank}" for seat, rank in enumerate(self.standings.ranks))
 
         async def show_final():
@@ -930,8 +1054,10 @@ class Controller:
         return self.standings
 
     def _save_step(self, step: str) -> None:
-        if self.store is not None and self.game_id is not None:
-            self.store.save_step(self.game_id, step, self.hand.to_dict())
+        """Where the machine is: queued, not awaited (a lost step is done again after a
+        restart, as every step is re-entrant); a failure shows in status (`store_error`)."""
+        if self.db is not None and self.game_id is not None:
+            self.db.submit("save_step", self.game_id, step, self.hand.to_dict())
 
     # ------------------------------------------------------------------ operator
     def use_rules(self, rules: R.RuleSet, name: str) -> None:
@@ -954,12 +1080,14 @@ class Controller:
             self._trigger("game_stopped")
         self._publish("fault", code=int(self.fault.code), message=self.fault.text)
 
-    def abandon(self) -> None:
-        """Give up the game in progress; its hands stay in the store as played."""
+    def abandon(self) -> Awaitable[None]:
+        """Give up the game in progress; its hands stay in the store as played. Await the
+        returned object before saying so: it ends once the store has recorded it."""
         if self.state is None or not self.sm.may_abandon():
             raise ControlError("not_allowed", f"there is no game to abandon now (state {self.sm.state})")
-        if self.store is not None and self.game_id is not None and not self.state.finished:
-            self.store.abandon_game(self.game_id)
+        written = None
+        if self.db is not None and self.game_id is not None and not self.state.finished:
+            written = self.db.submit("abandon_game", self.game_id)  # before any later write: one thread, in order
         for future in (self._result, self._stored):
             if future is not None and not future.done():
                 future.cancel()
@@ -969,6 +1097,15 @@ class Controller:
             self._shuffle_task.cancel()  # it may wait for a resume or retry that is no longer due; the
             # next hand's setup shuffles whatever set is left in the hopper
         self._trigger("abandon")
+        return self._recorded(written)
+
+    async def _recorded(self, written: Future | None) -> None:
+        try:
+            if written is not None:
+                await asyncio.wrap_future(written)
+        except StoreError as exc:
+            raise ControlError("store_failed", f"{exc}; the game is given up here, but the database has it in "
+                                               f"play still: a restart would resume it") from None
 
     # ------------------------------------------------------------------ status
     def snapshot(self) -> dict[str, Any]:
@@ -978,7 +1115,8 @@ class Controller:
                                "display_mode": self.settings.display_mode,
                                "fault": f"{self.fault.describe()}; {remedy(self.fault.code)}" if self.fault else None,
                                "fault_code": int(self.fault.code) if self.fault else None,
-                               "waiting_for": self._waiting_for()}
+                               "waiting_for": self._waiting_for(),
+                               "store_error": self.db.error if self.db is not None else None}
         if self.state is not None:
             s = self._displayed()
             out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
@@ -1013,6 +1151,13 @@ class Controller:
                 "dead_wall": [list(p) for p in setup.dead_wall],
                 "dora_indicators": [list(p) for p in setup.dora_indicators[:self.hand.dora_shown]],
                 "live_start": list(R.clockwise(self.rules, setup.break_after, 1))}
+
+
+def _same_result(sent: dict, kept: dict) -> bool:
+    """``sent`` is a resend of ``kept``: riichi left out means the declarations, as kept."""
+    if "riichi" in kept and "riichi" not in sent:
+        sent = {**sent, "riichi": kept["riichi"]}
+    return sent == kept
 
 
 def _comparable(rules: dict) -> dict:

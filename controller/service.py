@@ -137,7 +137,8 @@ class Service:
         return {}
 
     async def _op_abandon(self) -> dict:
-        self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now
+        recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now
         if self._game is not None and not self._game.done():
             self._game.cancel()
+        await recorded  # ok once the store has it
         return {}

@@ -13,12 +13,15 @@ submitted twice count once.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
+
+from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
 SCHEMA_VERSION = 1
 PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between progress calls of the full check
@@ -76,14 +79,23 @@ def _dump(value: Any) -> str:
 
 
 class Store:
-    """The table's state database at ``path``; created when missing (``create=True``)."""
+    """The table's state database at ``path``; created when missing (``create=True``).
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    ``exclusive=True`` (the controller) holds the database's lock until :meth:`close`:
+    a second controller on the same file is refused. Readers open it without.
+    The connection may be handed to another thread (the controller's store thread);
+    it must be used by one thread at a time.
+    """
+
+    def __init__(self, path: str | Path, *, create: bool = True, exclusive: bool = False) -> None:
         self.path = Path(path)
         self._check_path(create)
+        self._lock = self._take_lock() if exclusive else None
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
-        except sqlite3.Error as exc:
+            self._create_private()
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except (sqlite3.Error, OSError) as exc:
+            self._release()
             raise StoreError(f"cannot open the state database {self.path}: {exc}") from None
         try:
             self._db.execute("PRAGMA busy_timeout = 5000")
@@ -92,11 +104,13 @@ class Store:
             self._require_wal()
             self._migrate()
             self._check_active_game()
+            if self._lock is not None:
+                self._check_acknowledged(self._lock.previous)
         except sqlite3.DatabaseError as exc:
-            self._db.close()
+            self.close()
             raise self._unusable(exc) from None
         except StoreError:
-            self._db.close()
+            self.close()
             raise
 
     # -- opening -------------------------------------------------------------------
@@ -112,6 +126,39 @@ class Store:
         if not create and not self.path.exists():
             raise StoreError(f"no state database at {self.path}: check the path (the controller creates it on its first run)")
 
+    def _take_lock(self) -> StoreLock:
+        try:
+            return StoreLock(self.path)
+        except StoreLocked as exc:
+            raise StoreError(str(exc)) from None
+        except OSError as exc:
+            raise StoreError(f"cannot lock the state database {self.path}: {exc.strerror or exc}") from None
+
+    def _create_private(self) -> None:
+        """A new database is readable by its owner and group only (scores are nobody
+        else's business); SQLite gives its -wal and -shm files the database's mode."""
+        try:
+            os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, FILE_MODE))
+        except FileExistsError:
+            pass
+
+    def _check_acknowledged(self, previous: dict) -> None:
+        """Hands the previous controller stored and acknowledged must all be here."""
+        if not {"game", "hands"} <= set(previous):
+            return
+        game, promised = previous["game"], previous["hands"]
+        found = self._db.execute("SELECT count(*) FROM hands WHERE game_id = ?", (game,)).fetchone()[0]
+        known = self._db.execute("SELECT count(*) FROM games WHERE id = ?", (game,)).fetchone()[0]
+        if known and found >= promised:
+            return
+        what = f"has {found} hand(s)" if known else "is missing"
+        raise StoreError(
+            f"the state database {self.path} has lost stored hands: game {game} {what}, but {promised} were "
+            f"stored and acknowledged (its write-ahead log is damaged, or the file was replaced by an older "
+            f"copy). Keep it for inspection and restore a backup; if an older copy was put back on purpose, "
+            f"delete {self._lock.path}"
+        )
+
     def _unusable(self, exc: sqlite3.DatabaseError) -> StoreError:
         if isinstance(exc, sqlite3.OperationalError):  # busy, disk full, read-only: not damage
             return StoreError(f"cannot use the state database {self.path}: {exc}")
@@ -119,6 +166,13 @@ class Store:
             f"the state database {self.path} is unreadable ({exc}); it is damaged or not an mjtable "
             f"database. Keep it for inspection, restore a backup or move it aside to start a new one"
         )
+
+    def _cannot_write(self, exc: sqlite3.DatabaseError) -> StoreError:
+        """A change that failed and was rolled back (nothing of it is stored)."""
+        if not isinstance(exc, sqlite3.OperationalError):
+            return self._unusable(exc)
+        reason = "disk full" if (getattr(exc, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_FULL else str(exc)
+        return StoreError(f"cannot write the state database {self.path}: {reason}")
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
@@ -188,6 +242,17 @@ class Store:
 
     def close(self) -> None:
         self._db.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def _acknowledged(self, game_id: int) -> None:
+        if self._lock is not None:
+            hands = self._db.execute("SELECT count(*) FROM hands WHERE game_id = ?", (game_id,)).fetchone()[0]
+            self._lock.acknowledged(game_id, hands)
 
     def __enter__(self) -> "Store":
         return self
@@ -242,7 +307,9 @@ class Store:
                 "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at) VALUES (?, ?, ?, ?, ?, 'active', ?)",
                 (ruleset, _dump(rules), _dump(state), step, _dump(hand or {}), _now()),
             )
-            return int(cur.lastrowid)
+            game_id = int(cur.lastrowid)
+        self._acknowledged(game_id)
+        return game_id
 
     def save_step(self, game_id: int, step: str, hand: dict) -> None:
         """Record where the machine is within the hand (one transaction)."""
@@ -270,7 +337,8 @@ class Store:
             db.execute("UPDATE games SET state = ? WHERE id = ?", (_dump(state), game_id))
             if step is not None:
                 db.execute("UPDATE games SET step = ?, hand = ? WHERE id = ?", (step, _dump(hand or {}), game_id))
-            return True
+        self._acknowledged(game_id)
+        return True
 
     def finish_game(self, game_id: int, final: dict) -> None:
         """Close the game with its final standings."""
@@ -317,7 +385,7 @@ class _Transaction:
         try:
             self._store._db.execute("BEGIN IMMEDIATE")
         except sqlite3.DatabaseError as exc:
-            raise self._store._unusable(exc) from None
+            raise self._store._cannot_write(exc) from None
         return self._store._db
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -331,4 +399,4 @@ class _Transaction:
         if db.in_transaction:
             db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.DatabaseError):
-            raise self._store._unusable(exc) from None
+            raise self._store._cannot_write(exc) from None

@@ -38,6 +38,7 @@ class Code(IntEnum):
     PROTOCOL = 302            # a frame's payload could not be decoded (the table's `rejected` for it)
     BAD_REPORT = 303          # host: the table reported a value the command or its identity rules out
     GAME_STOPPED = 304        # host: the game stopped on an internal error; abandon it or restart the host
+    STORE_FAILED = 305        # host: the state database refused a write (disk full); never on the line
 
 
 SUBSYSTEMS = ("none", "centre", "shuffler", "lifts", "dice", "separator", "dora", "marker", "lid", "host_link")

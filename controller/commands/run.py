@@ -78,7 +78,7 @@ async def serve(config) -> int:
     except OSError as exc:
         raise StoreError(f"cannot make the folder of state.database {config.database}: {exc.strerror or exc} "
                          f"(set state.database in {config.path})") from None
-    store = Store(config.database)
+    store = Store(config.database, exclusive=True)  # held until exit: a second controller is refused
     loop = asyncio.get_running_loop()
 
     async def connect():

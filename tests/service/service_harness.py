@@ -76,7 +76,7 @@ class RunningService:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            self.controller.table.close()
+            self.controller.close()  # hangs up and waits for the store's queued writes
             self.table.close()
             self.store.close()
         try:
@@ -114,6 +114,7 @@ class RunningService:
 
     def stored(self) -> list[dict]:
         """Every game in the store with its hands, read through a connection of our own."""
+        self.call(self.controller.db.flush)  # the machine's step is written a moment after it is taken
         with Store(self.database, create=False) as store:
             return [{"game": game, "hands": store.hands(game.id)} for game in store.games()]
 

@@ -137,8 +137,10 @@ def test_a_result_is_applied_once(in_play):
     in_play.wait_playing(2)
     with unchanged(in_play):
         assert in_play.request("result", hand=1, result=RON) == {"duplicate": True}
-        # even when the repeat differs: the hand is settled, whatever is sent for it again
-        assert in_play.request("result", hand=1, result={"kind": "draw", "tenpai": []}) == {"duplicate": True}
+        # Another result for the settled hand is no copy of it: refused, with the one kept.
+        (refused,) = in_play.exchange(line({"op": "result", "hand": 1, "result": {"kind": "draw", "tenpai": []}}))
+        assert_error(refused, "conflict", "hand 1", "nothing changed")
+        assert refused["error"]["kept"] == RON
     hands = in_play.stored()[0]["hands"]
     assert [h["result"] for h in hands] == [RON]
     assert hands[0]["payments"] == [0, 5200, -5200, 0]  # 3 han 40 fu, non-dealer ron
