@@ -422,16 +422,16 @@ class Controller:
         set left collected (its shuffle died with a killed host or a watchdog stop)."""
         await self._await_shuffle(status)
         if "collected" in (await self.table.get_status())["sets"]:
-            await self._waiting("shuffle", self.table.shuffle())
+            await self._waiting("shuffle", self.table.shuffle)
 
     async def _await_shuffle(self, status: dict) -> None:
         """Wait for the background shuffle, visibly, if it is still running."""
         task = self._shuffle_task
         if task is not None and not task.done():
-            await self._waiting("shuffle", asyncio.shield(task))
+            await self._waiting("shuffle", lambda: asyncio.shield(task))
         elif "shuffling" in status["sets"]:
             # Started before a reconnect or restart: its completion may be gone, so ask again.
-            await self._waiting("shuffle", self._poll_until_stacked())
+            await self._waiting("shuffle", self._poll_until_stacked)
 
     async def _poll_until_stacked(self) -> None:
         loop = asyncio.get_running_loop()
@@ -444,12 +444,14 @@ class Controller:
                 raise Overdue(Code.BUILD_TIMEOUT, "shuffler", f"shuffle still running after {limit:.0f} s; stopped")
             await asyncio.sleep(2.0)
 
-    async def _waiting(self, what: str, awaitable) -> None:
+    async def _waiting(self, what: str, work) -> None:
+        """Run ``work()`` (a coroutine function: nothing starts if the text cannot be shown)
+        with "waiting for ..." shown and in status."""
         self.waiting_for = what
         self._publish("waiting", what=what)
         await self.table.show_text(f"waiting for {what}")
         try:
-            await awaitable
+            await work()
         finally:
             self.waiting_for = None
 
