@@ -2,9 +2,7 @@
 fake handler standing in for the controller; tests talk to it with blocking sockets."""
 import asyncio
 import json
-import shutil
 import socket
-import tempfile
 import threading
 from pathlib import Path
 
@@ -89,14 +87,6 @@ class Served:
         with self.connect() as sock, sock.makefile("rb") as reader:
             sock.sendall(b"".join(lines))
             return [json.loads(reader.readline()) for _ in lines]
-
-
-@pytest.fixture
-def short_tmp():
-    # AF_UNIX paths are limited to ~107 bytes; pytest's tmp_path can be longer.
-    path = Path(tempfile.mkdtemp(prefix="mjapi"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

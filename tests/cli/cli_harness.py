@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import select
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,7 +15,8 @@ import pytest
 
 from sim.profile import DEFAULT_PROFILE
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+from processes import MJTABLE
+
 TIMEOUT = 20.0
 
 

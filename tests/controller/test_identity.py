@@ -4,10 +4,7 @@ spinning heartbeats (a timeout of 1 ms). Refused once: a restart loop helps nobo
 from __future__ import annotations
 
 import asyncio
-import shutil
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,7 +18,8 @@ from sim.profile import DEFAULT_PROFILE, load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+from processes import MJTABLE
+
 GOOD = {"protocol_version": 1, "firmware": "1.0", "model": "T", "boot_id": 1, "tiles": 136, "stacks": [17] * 4,
         "tile_sets": 2, "dice": 2, "dead_wall_separator": True, "dora_flipper": True, "seat_displays": True,
         "centre_display": True, "wind_marker": 2, "seat_buttons": True, "heartbeat_timeout_ms": 3000,
@@ -72,14 +70,6 @@ def test_the_controller_refuses_the_table_at_start_instead_of_crashing_or_retryi
 
 async def _connected(loop, table):
     return connect_in_process(loop, table)
-
-
-@pytest.fixture
-def short_tmp():
-    # AF_UNIX paths are limited to ~107 bytes; pytest's tmp_path can be longer.
-    path = Path(tempfile.mkdtemp(prefix="mjid", dir="/tmp"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.mark.parametrize("link", [{"receive_window": 0}, {"heartbeat_timeout_ms": 1}])

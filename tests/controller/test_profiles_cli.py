@@ -4,46 +4,23 @@ from __future__ import annotations
 
 import json
 import select
-import shutil
 import subprocess
-import sys
-import tempfile
-import time
 from pathlib import Path
 
 import pytest
 
 from sim.profile import DEFAULT_PROFILE
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+from processes import MJTABLE, Processes, stderr_of, wait_for
+
 TIMEOUT = 20.0
 
 
 @pytest.fixture
-def folder():
-    path = Path(tempfile.mkdtemp(prefix="mjcap", dir="/tmp"))  # AF_UNIX paths must stay short
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture
-def spawn(folder):
-    started: list[subprocess.Popen] = []
-
-    def start(*args: str, **popen) -> subprocess.Popen:
-        err = open(folder / f"{args[0]}.{len(started)}.err", "w")
-        proc = subprocess.Popen([MJTABLE, *args], stderr=err, stdin=subprocess.DEVNULL, cwd=folder, **popen)
-        err.close()
-        proc.err = Path(err.name)
-        started.append(proc)
-        return proc
-    yield start
-    for proc in reversed(started):
-        if proc.poll() is None:
-            proc.kill()
-        proc.wait(5)
-        if proc.stdout:
-            proc.stdout.close()
+def procs(short_tmp):
+    started = Processes(short_tmp)
+    yield started
+    started.stop_all()
 
 
 def _profile(folder: Path, model: str, **changes: str) -> Path:
@@ -57,11 +34,11 @@ def _profile(folder: Path, model: str, **changes: str) -> Path:
     return path
 
 
-def _sim(spawn, profile: Path, trace: Path) -> str:
-    sim = spawn("sim", "--pty", "--profile", str(profile), "--speed", "2000", "--seed", "3", "--trace", str(trace),
-                stdout=subprocess.PIPE, text=True)
+def _sim(procs: Processes, profile: Path, trace: Path) -> str:
+    sim = procs.start("sim", "--pty", "--profile", str(profile), "--speed", "2000", "--seed", "3", "--trace",
+                      str(trace), name="sim", stdout=subprocess.PIPE, text=True)
     readable, _, _ = select.select([sim.stdout], [], [], 10)
-    assert readable, sim.err.read_text()
+    assert readable, stderr_of(sim)
     return sim.stdout.readline().strip()
 
 
@@ -77,24 +54,22 @@ def _client(config: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def _wait_status(config: Path, ready, what: str) -> dict:
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
+    def answered():
         reply = _client(config, "status", "--json")
-        if reply.returncode == 0 and ready(status := json.loads(reply.stdout)):
-            return status
-        time.sleep(0.05)
-    pytest.fail(f"timed out waiting for {what}")
+        return reply.returncode == 0 and ready(status := json.loads(reply.stdout)) and status
+    return wait_for(answered, what, TIMEOUT, 0.05)
 
 
 def _playing(seq: int):
     return lambda s: s["state"] == "playing" and s["hand_in_play"]["seq"] == seq
 
 
-def test_a_table_without_marker_and_seat_displays_plays(folder, spawn):
+def test_a_table_without_marker_and_seat_displays_plays(short_tmp, procs):
+    folder = short_tmp
     profile = _profile(folder, "plain-136", wind_marker="none", seat_displays="false")
     trace = folder / "trace.jsonl"
-    config = _config(folder, _sim(spawn, profile, trace), profile, "ema-2016")
-    run = spawn("run", "--config", str(config))
+    config = _config(folder, _sim(procs, profile, trace), profile, "ema-2016")
+    run = procs.start("run", "--config", str(config), name="run")
     _wait_status(config, lambda s: s["state"] == "idle", "the controller to be ready")
 
     refused = _client(config, "start", "--ruleset", "mcr")
@@ -116,10 +91,11 @@ def test_a_table_without_marker_and_seat_displays_plays(folder, spawn):
     assert "E1 dealer 0 honba 1 sticks 0" in texts  # and deals again
 
 
-def test_run_refuses_a_rule_set_the_table_cannot_play(folder, spawn):
+def test_run_refuses_a_rule_set_the_table_cannot_play(short_tmp, procs):
+    folder = short_tmp
     profile = _profile(folder, "four-port-136")
-    config = _config(folder, _sim(spawn, profile, folder / "trace.jsonl"), profile, "mcr")
-    run = spawn("run", "--config", str(config))
+    config = _config(folder, _sim(procs, profile, folder / "trace.jsonl"), profile, "mcr")
+    run = procs.start("run", "--config", str(config), name="run")
     assert run.wait(TIMEOUT) == 2
-    err = run.err.read_text()
+    err = stderr_of(run)
     assert "four-port-136" in err and "mcr" in err and "144" in err and "Traceback" not in err

@@ -16,9 +16,6 @@ import json
 import select
 import signal
 import subprocess
-import sys
-import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,7 +24,9 @@ import pytest
 from controller import rules as R
 from controller.client import Client, ClientError
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+import processes
+from processes import MJTABLE, Processes, short_folder, stderr_of  # noqa: F401 (e2e tests import them from here)
+
 REPO = Path(__file__).resolve().parents[2]
 PROFILES = REPO / "config" / "tables"
 SPEED = 5000          # mechanical seconds per wall-clock second: a hand's setup takes a few ms
@@ -42,48 +41,8 @@ def mjtable(*args: str, cwd: Path | None = None, timeout: float = CALL_TIMEOUT) 
                           stdin=subprocess.DEVNULL)
 
 
-def short_folder(prefix: str) -> Path:
-    # AF_UNIX socket paths are limited to ~107 bytes; pytest's tmp_path can be longer.
-    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
-
-
 def wait_for(condition, what: str, timeout: float = WAIT_TIMEOUT, interval: float = 0.01):
-    """Poll ``condition()`` until it is truthy (and return it); fail with ``what`` on timeout."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(interval)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
-
-
-class Processes:
-    """The long-running children (simulators, controllers) of a fixture; all killed at teardown."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.started: list[subprocess.Popen] = []
-
-    def start(self, *args: str, name: str, cwd: Path | None = None, **popen) -> subprocess.Popen:
-        path = self.folder / f"{name}.{len(self.started)}.err"
-        with open(path, "w") as stderr:
-            proc = subprocess.Popen([MJTABLE, *args], stderr=stderr, stdin=subprocess.DEVNULL,
-                                    cwd=cwd or self.folder, **popen)
-        proc.stderr_path = path
-        self.started.append(proc)
-        return proc
-
-    def stop_all(self) -> None:
-        for proc in reversed(self.started):  # controllers before the tables they talk to
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(10)
-            if proc.stdout:
-                proc.stdout.close()
-
-
-def stderr_of(proc: subprocess.Popen) -> str:
-    return Path(proc.stderr_path).read_text()
+    return processes.wait_for(condition, what, timeout, interval)
 
 
 def start_sim(procs: Processes, *args: str) -> tuple[subprocess.Popen, str]:

@@ -4,7 +4,6 @@ message (the file, the key path, what is allowed) and exit 2, never a traceback 
 Each command has a timeout: one that would hang fails by it instead of stopping the suite."""
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,8 @@ import pytest
 from controller.rules import load_ruleset
 from sim.profile import DEFAULT_PROFILE
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+from processes import MJTABLE
+
 EMA = Path(load_ruleset("ema-2016").source).read_text()
 
 

@@ -1,21 +1,10 @@
 """Fixtures of the service tests; the harnesses are in service_harness.py (in process) and
 process_harness.py (real processes)."""
-import shutil
-import tempfile
-from pathlib import Path
 
 import pytest
 
 from process_harness import Processes
 from service_harness import RunningService
-
-
-@pytest.fixture
-def short_tmp():
-    # AF_UNIX paths are limited to ~107 bytes; pytest's tmp_path can be longer.
-    path = Path(tempfile.mkdtemp(prefix="mjsvc", dir="/tmp"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

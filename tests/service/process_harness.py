@@ -6,43 +6,14 @@ import json
 import select
 import signal
 import subprocess
-import sys
 from pathlib import Path
 
 from controller.client import Client, ClientError
 from sim.profile import DEFAULT_PROFILE
 
-from service_harness import wait_for
-
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+from processes import MJTABLE, Processes, stderr_of, wait_for  # noqa: F401 (the service tests import them from here)
 
 
-class Processes:
-    """Child processes of one test; all killed at teardown, whatever happened."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self.started: list[subprocess.Popen] = []
-
-    def start(self, *args: str, name: str, **popen) -> subprocess.Popen:
-        stderr = open(self.folder / f"{name}.{len(self.started)}.err", "w")
-        proc = subprocess.Popen([MJTABLE, *args], stderr=stderr, stdin=subprocess.DEVNULL, cwd=self.folder, **popen)
-        stderr.close()
-        proc.stderr_path = stderr.name
-        self.started.append(proc)
-        return proc
-
-    def stop_all(self) -> None:
-        for proc in reversed(self.started):  # controllers before the table they talk to
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait(5)
-            if proc.stdout:
-                proc.stdout.close()
-
-
-def stderr_of(proc) -> str:
-    return Path(proc.stderr_path).read_text()
 
 
 def start_sim(procs: Processes, seed: int, *options: str, speed: float = 2000) -> str:

@@ -10,7 +10,6 @@ import asyncio
 import json
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -24,18 +23,14 @@ from controller.store import Store
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
+import processes
+
 SPEED = 1000  # mechanical seconds per wall-clock second: a hand's setup takes some 50 ms
 TIMEOUT = 10.0
 
 
 def wait_for(condition, what: str, timeout: float = TIMEOUT, interval: float = 0.01):
-    """Poll ``condition()`` until it is truthy (and return it); fail with ``what`` on timeout."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(interval)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+    return processes.wait_for(condition, what, timeout, interval)
 
 
 class RunningService:

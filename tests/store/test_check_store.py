@@ -7,7 +7,6 @@ full check, which the installed console script runs.
 import io
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +15,8 @@ from sim.profile import DEFAULT_PROFILE
 from controller.commands.check_store import ProgressLines
 from controller.store import Store, StoreError
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+from processes import MJTABLE
+
 STATE = {"scores": [25000] * 4}
 OLD_MARKER = "finished-long-ago"
 

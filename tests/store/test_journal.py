@@ -4,7 +4,6 @@ import json
 import subprocess
 import sys
 
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from controller.cli import main
 from controller.journal import HAND_KEYS, journal_records, write_csv, write_jsonl
 from controller.store import Store
 
+from processes import MJTABLE
+
 START = {"scores": [25000] * 4}
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
 
 
 def hand(label, dice, scores, payments, result, honba=0):

@@ -2,12 +2,12 @@
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+from processes import MJTABLE
+
 
 
 def json_lines(path: Path) -> list[dict]:

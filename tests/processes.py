@@ -1,0 +1,58 @@
+"""What every test that runs the product as a user does needs: the installed `mjtable`
+console script, short folders (for AF_UNIX sockets), waiting with a deadline, and child
+processes that are killed at teardown whatever happened."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+MJTABLE = str(Path(sys.executable).with_name("mjtable"))
+
+
+def short_folder(prefix: str = "mj") -> Path:
+    # AF_UNIX socket paths are limited to ~107 bytes; pytest's tmp_path can be longer.
+    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+
+
+def wait_for(condition, what: str, timeout: float = 10.0, interval: float = 0.01):
+    """Poll ``condition()`` until it is truthy (and return it); fail with ``what`` on timeout."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if value := condition():
+            return value
+        time.sleep(interval)
+    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+
+
+class Processes:
+    """The long-running children (simulators, controllers) of a test; all killed at teardown."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.started: list[subprocess.Popen] = []
+
+    def start(self, *args: str, name: str, cwd: Path | None = None, **popen) -> subprocess.Popen:
+        path = self.folder / f"{name}.{len(self.started)}.err"
+        with open(path, "w") as stderr:
+            proc = subprocess.Popen([MJTABLE, *args], stderr=stderr, stdin=subprocess.DEVNULL,
+                                    cwd=cwd or self.folder, **popen)
+        proc.stderr_path = path
+        self.started.append(proc)
+        return proc
+
+    def stop_all(self) -> None:
+        for proc in reversed(self.started):  # controllers before the tables they talk to
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait(10)
+            if proc.stdout:
+                proc.stdout.close()
+
+
+def stderr_of(proc: subprocess.Popen) -> str:
+    return Path(proc.stderr_path).read_text()
