@@ -8,6 +8,7 @@ import logging
 import pytest
 
 from controller.simulation import run_game
+from controller.table import Overdue
 from firmware_protocol.codes import Code
 from firmware_protocol.transport import Impairment
 
@@ -68,14 +69,17 @@ def _swallow(table, direction: str, wanted) -> list:
     return swallowed
 
 
-def _play_swallowing(seed: int, direction: str, wanted) -> list:
-    """A whole game on a table that drops one message; returns the faults shown."""
+def _play_swallowing(seed: int, direction: str, wanted, also=None) -> list:
+    """A whole game on a table that drops one message; returns the faults shown.
+    `also(controller)` may disturb the controller further."""
     faults, swallowed = [], []
     retry = _faults_seen(faults)
 
     def attach(controller, table) -> None:
         retry(controller, table)
         swallowed.append(_swallow(table, direction, wanted))
+        if also:
+            also(controller)
     run = run_game("ema-2016", seed=seed, on_controller=attach)
     assert swallowed[0], "the table swallowed nothing"
     assert_same_game(run.hands, run.standings, clean_game("ema-2016", seed))
@@ -86,6 +90,22 @@ def test_an_operation_whose_end_is_never_reported_faults_with_operation_timeout_
     faults = _play_swallowing(5, "event", lambda msg, _: msg.name == "walls_raised")
     assert faults[0][0] == Code.OPERATION_TIMEOUT
     assert "raise_walls ended without reporting its end" in faults[0][1]
+
+
+def test_a_fault_display_never_answered_is_one_more_fault_for_retry_not_a_dead_game():
+    def show_error_unanswered_once(controller) -> None:
+        show_error, unanswered = controller.table.show_error, []
+
+        async def once(code: int, seats: int = 0) -> None:
+            if code and not unanswered:  # the table acknowledged it, then said nothing for a minute
+                unanswered.append(code)
+                raise Overdue(Code.OPERATION_TIMEOUT, "host_link", "the table acknowledged show_error but did not answer it")
+            await show_error(code, seats)
+        controller.table.show_error = once
+
+    faults = _play_swallowing(5, "event", lambda msg, _: msg.name == "walls_raised", also=show_error_unanswered_once)
+    assert [code for code, _ in faults[:2]] == [Code.OPERATION_TIMEOUT, Code.OPERATION_TIMEOUT]
+    assert "did not answer" in faults[1][1]
 
 
 def test_a_status_request_never_answered_faults_with_operation_timeout_and_retry_recovers():
