@@ -524,7 +524,8 @@ class Controller:
                 break
             except Rejected as exc:
                 if exc.code != Code.BUSY:
-                    await self._fault_step(exc)
+                    if not await self._resumed_after_watchdog(exc):  # refused as stopped: by the watchdog?
+                        await self._fault_step(exc)
                     continue
                 # Still running from before a lost link: its result shows in the status soon.
                 busy_since = busy_since or asyncio.get_running_loop().time()
@@ -609,7 +610,7 @@ class Controller:
                 await self._hold_while_paused()  # a retry just before a pause
                 await self.table.resume()
                 break
-            except Rejected as again:  # e.g. resume refused while the lid is still open
+            except (Rejected, TableFault) as again:  # e.g. resume refused while the lid is still open
                 self._note_fault(again)
                 self._operator.clear()
             except (LinkLost, McuReset):

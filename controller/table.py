@@ -11,10 +11,12 @@ A display command for a display the table lacks (see `capabilities`) is not sent
 table would refuse it, and nothing waits on a display.
 
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
-RTOs is chased with a heartbeat: the table answers in order, so the probe's answer comes
-after the missing one, and it wakes a table link that gave up on a noisy line. A table
-that keeps acknowledging but never answers fails the command with :class:`Overdue`
-(OPERATION_TIMEOUT); one that sends nothing at all is a lost link. An operation that
+RTOs is chased: a NAK every quarter second asks the table to resend it (and wakes a table
+link that gave up on a noisy line), and one heartbeat probe, answered after the missing
+reply because the table answers in order, shows whether it was ever sent. A table that
+keeps acknowledging but never answers fails the command with :class:`Overdue`
+(OPERATION_TIMEOUT) after a minute, ten on a line that damages frames meanwhile; one that
+sends nothing at all is a lost link. An operation that
 outlives its limit is checked against the status: still running, it is stopped; either
 way it fails with :class:`Overdue` (BUILD_TIMEOUT for a shuffle). Commands are never sent
 twice: the link delivers each exactly once, and the steps reconcile from the status.
@@ -34,7 +36,7 @@ from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
-from controller.line_quality import LineQuality
+from controller.line_quality import POOR, LineQuality
 from controller.reports import completion_problem, status_problem
 
 log = logging.getLogger("mjtable.table")
@@ -63,6 +65,11 @@ _SUBSYSTEM_OF = {"collect_tiles": "centre", "shuffle": "shuffler", "raise_walls"
 REPLY_FLOOR = 1.0
 REPLY_RTOS = 4
 REPLY_PATIENCE = 60.0
+# On a poor line (LineQuality's POOR share of frames damaged while waiting) a long reply
+# needs hundreds of tries: the identity, 52 bytes, passes 10 % corrupted bytes once in 200.
+POOR_LINE_PATIENCE = 600.0
+SOLICIT_EVERY = 0.25  # while a reply is overdue, a NAK this often asks the table to resend
+HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table is heard: lost
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
 
 
@@ -165,7 +172,7 @@ class Table:
         """Open the transport, identify, and check the protocol version."""
         self.close()
         transport = await self._connector()
-        self._endpoint = LinkEndpoint(Link(role="host"), transport, on_message=self._on_message,
+        self._endpoint = LinkEndpoint(_host_link(), transport, on_message=self._on_message,
                                       on_lost=self._on_lost)
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
@@ -219,24 +226,42 @@ class Table:
         return future
 
     async def _reply(self, name: str, future: asyncio.Future) -> Message:
-        heard_before, waited = self._frames_heard(), 0.0
-        while waited < REPLY_PATIENCE:
-            limit = REPLY_FLOOR + REPLY_RTOS * self._stats.rto
-            if await _within(future, limit):
+        before = self._heard()
+        limit = REPLY_FLOOR + REPLY_RTOS * self._stats.rto
+        if await _within(future, limit):
+            return future.result()
+        self._warn_overdue(name, limit)
+        waited = since_probe = limit
+        while waited < self._patience(before):
+            if since_probe >= limit and name != "heartbeat":  # a late heartbeat is a probe already
+                self._probe()
+                since_probe = 0.0
+            self._solicit(future)
+            if await _within(future, SOLICIT_EVERY):
                 return future.result()
-            if not waited:
-                self._warn_overdue(name, limit)
-            waited += limit
-            self._probe()
+            waited += SOLICIT_EVERY
+            since_probe += SOLICIT_EVERY
         if future.done():
             return future.result()
-        if self._frames_heard() == heard_before:
+        if self._heard()[0] == before[0]:
             log.warning("nothing heard from the table for %.0f s: the link is lost", waited)
             self._on_lost()
         else:
             future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
                                          f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
         return future.result()
+
+    def _patience(self, before: tuple[int, int]) -> float:
+        """How long a reply may take: longer on a line that damaged frames meanwhile."""
+        heard, damaged = (now - then for now, then in zip(self._heard(), before))
+        return POOR_LINE_PATIENCE if heard and damaged / heard >= POOR else REPLY_PATIENCE
+
+    def _solicit(self, future: asyncio.Future) -> None:
+        """Ask the table to retransmit (a NAK): at once, where its own timer backs off to
+        a second, and waking a table link that gave up. For the oldest reply only: the
+        others come after it."""
+        if self._endpoint is not None and self._replies and self._replies[0][1] is future:
+            self._endpoint.solicit()
 
     def _warn_overdue(self, name: str, limit: float) -> None:
         if name == "heartbeat":
@@ -249,12 +274,18 @@ class Table:
         log.warning("no reply to %s within %.1f s; probing the table%s", name, limit, more)
         self._overdue_logged_at, self._overdue_unlogged = now, 0
 
-    def _frames_heard(self) -> int:
-        return self._stats.frames_received + self._stats.crc_errors
+    def _heard(self) -> tuple[int, int]:
+        """Frames heard from the table so far, and how many of them were damaged."""
+        s = self._stats
+        damaged = s.crc_errors + s.truncated + s.oversize
+        return s.frames_received + damaged, damaged
 
     def _probe(self) -> None:
         """A heartbeat, answered after the overdue reply (its short frame passes a noisy
-        line best); nobody waits on it."""
+        line best); nobody waits on it. One unanswered heartbeat is enough: more would only
+        queue more replies on a line that is slow to carry them."""
+        if any(command == "heartbeat" for command, _ in self._replies):
+            return
         try:
             future = self._send("heartbeat", {})
         except LinkLost:
@@ -434,6 +465,18 @@ class Table:
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
         self.quality.sample(asyncio.get_running_loop().time())
         self._schedule_heartbeat()
+
+
+def _host_link() -> Link:
+    """The host's end of the link, made for a noisy line (docs/ARCHITECTURE.md "Deadlines").
+
+    A serial line has no congestion to ease: the host resends at its computed RTO
+    instead of backing off to a second, so a long frame gets its dozens of tries before
+    the table's watchdog misses the heartbeats queued behind it. And it gives up only
+    on a silent table: while bytes keep coming it keeps resending, for up to a minute;
+    a reconnect would cost an identify, the longest frame there is.
+    """
+    return Link(role="host", backoff=False, max_retransmits=None, give_up_heard=HOST_GIVE_UP_HEARD)
 
 
 async def _within(future: asyncio.Future, seconds: float) -> bool:

@@ -48,6 +48,11 @@ class LinkEndpoint:
         self.link.send(msg)
         self._service()
 
+    def solicit(self) -> None:
+        """Ask the peer to retransmit what has not arrived (Link.solicit)."""
+        self.link.solicit()
+        self._flush()
+
     def reconnect(self, transport: ByteTransport) -> None:
         """Continue on a new transport; the old one is closed and a new session starts.
 

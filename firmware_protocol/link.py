@@ -10,8 +10,10 @@ same in real and in virtual time (PROTOCOL.md "Link layer").
   NAKs the first frame it sees out of order.
 - The sender keeps up to `window` frames in flight, retransmits all of them when the
   oldest is not acknowledged within the RTO (RFC 6298: srtt/rttvar, Karn's rule, clamped,
-  doubled on every timeout) and declares the link `lost` when the peer acknowledges
-  nothing for `give_up` seconds or `max_retransmits` timeouts in a row.
+  doubled on every timeout unless `backoff` is off) and declares the link `lost` when
+  the peer acknowledges nothing for `give_up` seconds or `max_retransmits` timeouts in
+  a row. A patient sender (`give_up_heard`: the host, on a noisy line) waits longer
+  while bytes from the peer keep arriving: only a silent peer is lost after `give_up`.
 - Sessions: the host sends RESET(its next expected seq, its epoch); the table answers
   RESET_ACK(its next expected seq, its epoch). Each side then resumes sending from the
   seq the other expects. Sequence numbers never restart, so a session with the same peer
@@ -94,7 +96,9 @@ class Link:
         rto_min: float = 0.05,
         rto_max: float = 1.0,
         give_up: float = 3.0,
-        max_retransmits: int = 10,
+        give_up_heard: float | None = None,
+        max_retransmits: int | None = 10,
+        backoff: bool = True,
         frame_gap: float = 0.05,
         epoch: int | None = None,
         on_session: Callable[[SessionStart], None] | None = None,
@@ -106,7 +110,9 @@ class Link:
         self.role = role
         self.window = window
         self.rto_min, self.rto_max = rto_min, rto_max
-        self.give_up, self.max_retransmits = give_up, max_retransmits
+        self.give_up, self.max_retransmits, self.backoff = give_up, max_retransmits, backoff
+        # Lost after this long without an acknowledgement even while the peer is heard.
+        self.give_up_heard = give_up if give_up_heard is None else max(give_up, give_up_heard)
         self.frame_gap = frame_gap  # silence that ends an incomplete frame
         self.epoch = int.from_bytes(os.urandom(4), "little") if epoch is None else epoch
         self.on_session = on_session
@@ -134,10 +140,11 @@ class Link:
         self._reset_due = role == "host"  # the host starts every session (PROTOCOL.md "Sessions")
         self._last_reset: tuple[int, int] | None = None
         self._rtx_at: float | None = None
-        self._give_up_at: float | None = None  # lost if nothing is acknowledged until then
+        self._armed_at: float | None = None  # since then nothing has been acknowledged
         self._timeouts = 0
         self._now = 0.0
         self._last_rx = 0.0
+        self._heard_at = 0.0  # the last bytes from the peer, damaged or not
 
     # ---- public API ----
     @property
@@ -177,6 +184,8 @@ class Link:
         frames = self._decoder.abandon_partial() if now - self._last_rx >= self.frame_gap else []
         frames += self._decoder.feed(data)
         self._last_rx = now
+        if data:
+            self._heard_at = now
         for frame in frames:
             if frame.msg_id < FIRST_MESSAGE_ID:
                 self._on_control(frame.msg_id, frame.seq, frame.payload, now, delivered)
@@ -199,7 +208,8 @@ class Link:
         self._now = now
         if self.lost:
             return
-        if self._give_up_at is not None and now >= self._give_up_at:
+        give_up_at = self._give_up_at()
+        if give_up_at is not None and now >= give_up_at:
             self.lost = True
             return
         if self._reset_due:
@@ -208,6 +218,17 @@ class Link:
         elif self._rtx_at is not None and now >= self._rtx_at:
             self._on_timeout(now)
         self._pump(now)
+
+    def solicit(self) -> None:
+        """Ask the peer to send again what has not arrived: NAK(the next expected seq).
+
+        For a receiver that knows a frame is missing although none arrived out of order
+        (the host waiting for a reply on a noisy line). The peer retransmits at once, or
+        wakes if it had given up; one that has nothing in flight ignores it.
+        """
+        if self._open:
+            self.stats.naks_sent += 1
+            self._control(NAK, self._rx_next)
 
     def take_output(self) -> bytes:
         out = bytes(self._out)
@@ -220,7 +241,15 @@ class Link:
             return None
         if self._reset_due or self._open and self._in_flight < min(self._window, len(self._queue)):
             return self._now
-        return min((t for t in (self._rtx_at, self._give_up_at) if t is not None), default=None)
+        return min((t for t in (self._rtx_at, self._give_up_at()) if t is not None), default=None)
+
+    def _give_up_at(self) -> float | None:
+        """When the link is lost if nothing is acknowledged: `give_up` after the later of
+        the oldest unacknowledged transmission and the last bytes heard, never later than
+        `give_up_heard` after that transmission."""
+        if self._armed_at is None:
+            return None
+        return min(max(self._armed_at, self._heard_at) + self.give_up, self._armed_at + self.give_up_heard)
 
     def reset(self) -> None:
         """A new byte stream (a reconnect): the host starts a new session, the table awaits one.
@@ -255,10 +284,11 @@ class Link:
 
     def _on_timeout(self, now: float) -> None:
         self._timeouts += 1
-        if self._timeouts > self.max_retransmits:
+        if self.max_retransmits is not None and self._timeouts > self.max_retransmits:
             self.lost = True
             return
-        self.stats.rto = min(self.stats.rto * 2, self.rto_max)
+        if self.backoff:
+            self.stats.rto = min(self.stats.rto * 2, self.rto_max)
         if self._open:
             self._nak_answered = None
             self._retransmit()
@@ -268,10 +298,10 @@ class Link:
 
     def _arm(self, now: float) -> None:
         self._rtx_at = now + self.stats.rto
-        self._give_up_at = now + self.give_up
+        self._armed_at = now
 
     def _disarm(self) -> None:
-        self._rtx_at = self._give_up_at = None
+        self._rtx_at = self._armed_at = None
         self._timeouts = 0
 
     def _write(self, frame: bytes) -> None:

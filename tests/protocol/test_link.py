@@ -173,6 +173,63 @@ def test_silent_peer_makes_the_link_lost_after_give_up():
     assert wire.host.next_deadline() is None
 
 
+def _patient_host() -> Link:
+    return Link("host", epoch=1, give_up_heard=20.0, max_retransmits=None, backoff=False)
+
+
+def _frames_damaged_on_the_way(data: bytes) -> bytes:
+    return bytes(b ^ 0xFF for b in data)  # every byte arrives, none of it readable
+
+
+def test_a_patient_link_keeps_resending_while_the_peer_is_heard_and_gives_up_later():
+    # A table that keeps resending its own frame; neither side can read the other.
+    wire = Wire(host=_patient_host(), table=Link("table", epoch=2, give_up=100.0, max_retransmits=None))
+    wire.run()
+    start = wire.now
+    wire.host.send(Message("heartbeat"))
+    wire.table.send(count(1))
+    while not wire.host.lost:
+        wire.now = min(wire.host.next_deadline(), wire.table.next_deadline())
+        wire.run(steps=1, lose_to_table=_frames_damaged_on_the_way, lose_to_host=_frames_damaged_on_the_way)
+    assert wire.now - start == pytest.approx(20.0, abs=0.01)
+
+
+def test_a_patient_link_is_lost_after_give_up_of_silence():
+    wire = Wire(host=_patient_host())
+    wire.run()
+    start = wire.now
+    wire.host.send(Message("heartbeat"))
+    wire.starve(wire.host)
+    assert wire.now - start == pytest.approx(wire.host.give_up, abs=0.002)
+
+
+def test_without_backoff_the_rto_stays_at_its_computed_value():
+    wire = Wire(host=_patient_host())
+    wire.run()
+    wire.host.send(text(1))
+    wire.run()
+    rto = wire.host.stats.rto
+    wire.host.send(text(2))
+    wire.starve(wire.host)
+    assert wire.host.stats.rto == rto == wire.host.rto_min
+    assert wire.host.stats.retransmits >= wire.host.give_up / rto - 2  # resent every RTO until lost
+
+
+def test_solicit_makes_the_peer_resend_at_once_and_wakes_a_peer_that_gave_up():
+    wire = opened()
+    wire.table.send(count(1))
+    wire.table.poll(wire.now)
+    wire.table.take_output()  # lost on the way
+    wire.host.solicit()
+    wire.run()
+    assert wire.to_host == [count(1)]
+    wire.table.send(count(2))
+    wire.starve(wire.table)
+    wire.host.solicit()
+    wire.run()
+    assert wire.to_host == [count(1), count(2)] and not wire.table.lost
+
+
 def test_lost_link_resumes_when_the_peer_talks_again():
     wire = opened()
     wire.table.send(count(1))
