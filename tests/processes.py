@@ -56,3 +56,17 @@ class Processes:
 
 def stderr_of(proc: subprocess.Popen) -> str:
     return Path(proc.stderr_path).read_text()
+
+
+def wait_until_serving(run: subprocess.Popen, client) -> None:
+    """Wait for `mjtable run` to answer on its control socket past start-up (connected to
+    the table); fail at once, with its stderr, if it exits instead."""
+    from controller.client import ClientError
+
+    def ready():
+        assert run.poll() is None, f"mjtable run exited {run.returncode}: {stderr_of(run)}"
+        try:
+            return client.request("status")["state"] not in ("boot", "connecting", "self_test")
+        except ClientError:  # not listening yet, or a killed run's stale socket
+            return False
+    wait_for(ready, "mjtable run to be ready")

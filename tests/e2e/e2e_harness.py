@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 
 from controller import rules as R
-from controller.client import Client, ClientError
+from controller.client import Client
 
 import processes
-from processes import MJTABLE, Processes, short_folder, stderr_of  # noqa: F401 (e2e tests import them from here)
+from processes import MJTABLE, Processes, short_folder, stderr_of, wait_until_serving  # noqa: F401 (e2e tests import them from here)
 
 REPO = Path(__file__).resolve().parents[2]
 PROFILES = REPO / "config" / "tables"
@@ -96,14 +96,7 @@ class TableSession:
 
     def start_controller(self) -> None:
         self.run = self.procs.start("run", "--config", str(self.config), name="run")
-
-        def ready():
-            assert self.run.poll() is None, f"mjtable run exited {self.run.returncode}: {stderr_of(self.run)}"
-            try:
-                return self.client.request("status")["state"] not in ("boot", "connecting", "self_test")
-            except ClientError:  # not listening yet, or a killed run's stale socket
-                return False
-        wait_for(ready, "mjtable run to be ready")
+        wait_until_serving(self.run, self.client)
 
     def stop_controller(self, sig: signal.Signals) -> None:
         self.run.send_signal(sig)

@@ -8,10 +8,10 @@ import signal
 import subprocess
 from pathlib import Path
 
-from controller.client import Client, ClientError
+from controller.client import Client
 from sim.profile import DEFAULT_PROFILE
 
-from processes import MJTABLE, Processes, stderr_of, wait_for  # noqa: F401 (the service tests import them from here)
+from processes import MJTABLE, Processes, stderr_of, wait_for, wait_until_serving  # noqa: F401 (the service tests import them from here)
 
 
 
@@ -51,14 +51,7 @@ class RunProcess:
 
     def start(self) -> None:
         self.proc = self.procs.start("run", "--config", str(self.config), name="run")
-
-        def answers():
-            assert self.proc.poll() is None, f"mjtable run exited {self.proc.returncode}: {stderr_of(self.proc)}"
-            try:
-                return self.client.request("status")["state"] not in ("boot", "connecting", "self_test")
-            except ClientError:  # not listening yet, or the previous run's stale socket
-                return False
-        wait_for(answers, "mjtable run to be ready")
+        wait_until_serving(self.proc, self.client)
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
