@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 3
 
 demo: $(STAMP)
 	$(BIN)/mjtable demo $(DEMO_ARGS)
