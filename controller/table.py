@@ -429,11 +429,15 @@ class Table:
             future.set_result(msg)
 
     def _on_booted(self, boot_id: int) -> None:
-        if boot_id == self.boot_id:
-            return
+        if boot_id == self.boot_id or self._identifying():
+            return  # a table met at connect(), which compares its identity's boot id itself
         # The table rebooted: its session and everything in flight are gone.
         self._on_event("mcu_reset", boot_id)
         self._fail_all(McuReset(f"table rebooted (boot id {boot_id})"))
+
+    def _identifying(self) -> bool:
+        """An identify is waiting: `booted` arrives first in a new table's first session."""
+        return any(command == "identify" for command, _ in self._replies)
 
     def _on_lost(self) -> None:
         self._on_event("link_lost", None)
