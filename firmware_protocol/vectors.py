@@ -47,7 +47,7 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     },
     "status": {
         "boot_id": 0x1A2B3C4D, "operation": 2, "fault": 0, "stopped": False, "centre_open": False,
-        "sets": [4, 3], "walls_up": False, "dead_wall_separated": False, "dora_flipped": 0, "wind": 0,
+        "sets": [1, 3], "walls_up": True, "dead_wall_separated": True, "dora_flipped": 1, "wind": 0,
         "wind_seat": 0, "dealer_lamp": 1, "lid_open": False,
     },
     "tiles_collected": {"count": 136},
