@@ -202,7 +202,7 @@ class Firmware:
         self._watchdog = None
         if self._heard_at != armed_at:  # heard from the host since: wait from then
             self._arm_watchdog()
-        else:
+        elif not self.fault:  # a pending fault stays: the operator must see it, not the host's silence
             self._stop_on_fault(Fault(Code.WATCHDOG, "host_link"))
 
     def _disarm_watchdog(self) -> None:
