@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,19 +61,188 @@ def code_table() -> str:
     return "\n".join(rows) + "\n"
 
 
+# Where each enumeration of the catalog (and codes.py) is used on the wire. The test suite
+# checks that every enumeration the two modules define is here.
+ENUMERATION_FIELDS = {
+    "SUBSYSTEMS": "subsystem (`fault.subsystem`)",
+    "SENSORS": "sensor (`fault.sensor`)",
+    "SET_LOCATIONS": "set location (`status.sets[i]`)",
+    "OPERATIONS": "operation (`status.operation`)",
+    "BUTTONS": "button (`button.name`)",
+    "DISPLAY_MODES": "display mode (`show_scores.mode`)",
+    "WIND_MARKER_KINDS": "wind marker (`identity.wind_marker`)",
+}
+_NOT_ENUMERATIONS = {"TYPES", "COMMANDS", "REPLIES", "EVENTS"}
+
+
+def defined_enumerations() -> dict[str, tuple[str, ...]]:
+    """Every enumeration catalog.py and codes.py define: upper-case tuples of names."""
+    found = {}
+    for module in (catalog, codes):
+        for name, value in vars(module).items():
+            if (name.isupper() and name not in _NOT_ENUMERATIONS and isinstance(value, tuple) and value
+                    and all(isinstance(v, str) for v in value)):
+                found[name] = value
+    return found
+
+
 def enumerations() -> str:
-    named = {
-        "subsystem (`fault.subsystem`)": codes.SUBSYSTEMS,
-        "sensor (`fault.sensor`)": codes.SENSORS,
-        "set location (`status.sets[i]`)": catalog.SET_LOCATIONS,
-        "operation (`status.operation`)": catalog.OPERATIONS,
-        "button (`button.name`)": catalog.BUTTONS,
-        "display mode (`show_scores.mode`)": catalog.DISPLAY_MODES,
-        "wind marker (`identity.wind_marker`)": catalog.WIND_MARKER_KINDS,
-    }
+    defined = defined_enumerations()
     rows = ["| field | values (index: name) |", "|---|---|"]
-    rows += [f"| {what} | {', '.join(f'{i}: {n}' for i, n in enumerate(names))} |" for what, names in named.items()]
+    rows += [f"| {what} | {', '.join(f'{i}: {n}' for i, n in enumerate(defined[name]))} |"
+             for name, what in ENUMERATION_FIELDS.items()]
     return "\n".join(rows) + "\n"
+
+
+# What each seat button means (catalog.BUTTONS), and what the reference host does with it.
+BUTTON_MEANINGS = {
+    "start": ("start: the players are seated and want the game to begin", "passed to API clients only"),
+    "dice": ("roll the dice", "passed to API clients only"),
+    "hand_end": ("the hand is over", "passed to API clients only"),
+    "riichi": ("the player at this seat declares riichi", "declares riichi for the seat while a hand is "
+               "played"),
+    "ok": ("acknowledge: the operator has seen to what the displays show", "retries the step that faulted, "
+           "when a fault waits for the operator"),
+    "pause": ("stop the table now", "pauses the game: `stop`, until `mjtable resume`"),
+}
+
+
+def buttons() -> str:
+    rows = ["| button | means | the reference host |", "|---|---|---|"]
+    rows += [f"| {i}: `{name}` | {BUTTON_MEANINGS[name][0]} | {BUTTON_MEANINGS[name][1]} |"
+             for i, name in enumerate(catalog.BUTTONS)]
+    return "\n".join(rows) + "\n"
+
+
+# ---------------------------------------------------------------- argument ranges
+
+@dataclass(frozen=True)
+class Range:
+    """The values of one command field the table accepts; anything else is BAD_ARGUMENT.
+
+    `high` is a number or the name of what bounds it (`dice`: identity.dice; `wall`: the
+    stacks of the named seat's wall; `longest`: the longest wall); `also`: further values.
+    """
+
+    command: str
+    field: str
+    low: int
+    high: int | str
+    also: tuple[int, ...] = ()
+    seat_field: str = ""  # for high == "wall": the field naming the wall's seat
+
+
+_BOUNDS = {"dice": "`identity.dice`", "wall": "the stacks in the wall of seat `{seat}`",
+           "longest": "the stacks in the longest wall"}
+
+ARGUMENT_RANGES = (
+    Range("roll_dice", "count", 1, "dice"),
+    Range("separate_dead_wall", "breaker", 0, 3),
+    Range("separate_dead_wall", "position", 1, "wall", seat_field="breaker"),
+    Range("separate_dead_wall", "length", 1, "longest"),
+    Range("flip_dora", "seat", 0, 3),
+    Range("flip_dora", "stack", 1, "wall", seat_field="seat"),
+    Range("set_wind_marker", "wind", 0, 3),
+    Range("set_wind_marker", "seat", 0, 3),
+    Range("show_scores", "mode", 0, len(catalog.DISPLAY_MODES) - 1),
+    Range("show_scores", "dealer", 0, 3),
+    Range("show_round", "wind", 0, 3),
+    Range("show_round", "hand", 1, 4),
+    Range("set_dealer_lamp", "seat", 0, 3, also=(0xFF,)),
+    Range("show_error", "seats", 0, 15),
+    Range("show_text", "seats", 0, 15),
+)
+
+
+def argument_ranges() -> str:
+    rows = ["| command | field | accepted |", "|---|---|---|"]
+    for r in ARGUMENT_RANGES:
+        high = r.high if isinstance(r.high, int) else _BOUNDS[r.high].format(seat=r.seat_field)
+        also = "".join(f" or {v}" for v in r.also)
+        rows.append(f"| `{r.command}` | `{r.field}` | {r.low} to {high}{also} |")
+    return "\n".join(rows) + "\n"
+
+
+# ---------------------------------------------------------------- geometry and deadlines
+
+GEOMETRY_EXAMPLE = {"stacks": (17, 17, 17, 17), "breaker": 2, "position": 3, "length": 7}
+
+
+def geometry() -> str:
+    """Walks and a dead wall, computed by the simulator's walls (sim/walls.py)."""
+    from sim.walls import Position, Walls  # the table's own geometry, so the figures are its
+    g = GEOMETRY_EXAMPLE
+    walls = Walls(["x"] * (2 * sum(g["stacks"])), g["stacks"])
+    last = g["stacks"][0]
+    dead = walls.dead_wall(g["breaker"], g["position"], g["length"])
+    rows = ["| from | clockwise (drawing) | counter-clockwise (toward the dead wall) |", "|---|---|---|"]
+    for at in (Position(0, 1), Position(0, last), Position(1, 1), Position(3, last)):
+        rows.append(f"| {_pos(at)} | {_pos(walls.clockwise(at))} | {_pos(walls.counter_clockwise(at))} |")
+    return ("\n".join(rows) + "\n\n"
+            f"With walls of {list(g['stacks'])} stacks, `separate_dead_wall(breaker={g['breaker']}, "
+            f"position={g['position']}, length={g['length']})` sets apart the stacks "
+            f"{', '.join(_pos(p) for p in dead)} (nearest the break first); the live wall starts at "
+            f"{_pos(walls.clockwise(Position(g['breaker'], g['position'])))}.\n")
+
+
+def _pos(p) -> str:
+    return f"[{p.seat}, {p.stack}]"
+
+
+def deadlines() -> str:
+    """The host's limits (controller/) and the simulated tables' own (config/tables/)."""
+    from controller import table as facade  # the host's figures, so the document cannot drift
+    from controller.controller import NOMINAL_DURATIONS, Settings
+    from sim.profile import load_profile
+    from mjtable_config import CONFIG_DIR
+
+    margin = Settings().operation_margin
+    ops = ", ".join(f"{name} {_s(seconds * margin)}" for name, seconds in NOMINAL_DURATIONS.items()
+                    if name != "shuffle")
+    limits = sorted({load_profile(p).timings.build_limit for p in (CONFIG_DIR / "tables").glob("*.yaml")})
+    rows = [
+        "| limit | enforced by | duration | then |", "|---|---|---|---|",
+        f"| a command's reply | host | overdue after {_s(facade.REPLY_FLOOR)} + {facade.REPLY_RTOS} × RTO, "
+        f"then a NAK every {_s(facade.SOLICIT_EVERY)}; given up after {_s(facade.REPLY_PATIENCE)} "
+        f"({_s(facade.POOR_LINE_PATIENCE)} on a line damaging frames) | OPERATION_TIMEOUT (host-side), or the "
+        "link is lost if nothing at all came |",
+        f"| a long operation's completion | host | its nominal duration × {margin:g} (`operation_margin`): "
+        f"by default {ops} | `get_status`; still running: `stop`; OPERATION_TIMEOUT (host-side) |",
+        f"| a shuffle's `shuffle_done` | host | the profile's build limit × {margin:g}: by default "
+        f"{_s(NOMINAL_DURATIONS['shuffle'])} × {margin:g} = {_s(NOMINAL_DURATIONS['shuffle'] * margin)} "
+        "| as above, BUILD_TIMEOUT (host-side) |",
+        f"| shuffle and stack | table | its build limit ({' / '.join(_s(v) for v in limits)} in the shipped "
+        "profiles) | `fault` BUILD_TIMEOUT |",
+        "| any other mechanism | table | the maker's own limit for it | `fault` OPERATION_TIMEOUT |",
+        "| the host's silence | table | `identity.heartbeat_timeout_ms` after the last command | `fault` WATCHDOG |",
+    ]
+    return "\n".join(rows) + "\n"
+
+
+def trace() -> str:
+    """A few records of a real trace: the simulated table, fed commands directly."""
+    import asyncio
+    import json
+    from sim.table import SimulatedTable
+    from .virtual_time import VirtualTimeLoop
+
+    loop = VirtualTimeLoop()
+    try:
+        table = SimulatedTable(seed=7, loop=loop)
+        table.firmware.bind(lambda msg: None)
+        for name, args in (("identify", {"protocol_version": catalog.PROTOCOL_VERSION}),
+                           ("flip_dora", {"seat": 2, "stack": 5}), ("roll_dice", {"count": 2})):
+            table.firmware.on_message(Message(name, args))
+            loop.run_until_complete(asyncio.sleep(0.5))
+        loop.run_until_complete(asyncio.sleep(2))
+        records = [r.as_dict() for r in table.trace.records if r.name not in ("identify", "identity")]
+    finally:
+        loop.close()
+    return "```\n" + "\n".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False) for r in records) + "\n```\n"
+
+
+def _s(seconds: float) -> str:
+    return f"{seconds:g} s" if seconds >= 1 else f"{seconds * 1000:g} ms"
 
 
 # ---------------------------------------------------------------- worked examples
@@ -94,7 +264,8 @@ def _args(args: dict[str, Any]) -> str:
 # ---------------------------------------------------------------- the file
 
 SECTIONS: dict[str, Callable[[], str]] = {
-    "messages": messages, "codes": code_table, "enumerations": enumerations, "examples": examples,
+    "messages": messages, "codes": code_table, "enumerations": enumerations, "buttons": buttons,
+    "ranges": argument_ranges, "geometry": geometry, "deadlines": deadlines, "trace": trace, "examples": examples,
 }
 
 
