@@ -114,6 +114,18 @@ def buttons() -> str:
     return "\n".join(rows) + "\n"
 
 
+def subsystems() -> str:
+    """Each long operation's subsystem (the simulator's) and completion (the host's)."""
+    from controller.table import COMPLETIONS  # until the catalog carries both (Spec)
+    from sim.interlocks import SUBSYSTEM
+    fields = {spec.name: spec.fields for spec in BY_ID.values()}
+    rows = ["| command | subsystem | completion event |", "|---|---|---|"]
+    for command, done in COMPLETIONS.items():
+        args = ", ".join(f.name for f in fields[done])
+        rows.append(f"| {command} | {SUBSYSTEM[command]} | `{done}{f'({args})' if args else ''}` |")
+    return "\n".join(rows) + "\n"
+
+
 # ---------------------------------------------------------------- argument ranges
 
 @dataclass(frozen=True)
@@ -265,7 +277,7 @@ def _args(args: dict[str, Any]) -> str:
 
 SECTIONS: dict[str, Callable[[], str]] = {
     "messages": messages, "codes": code_table, "enumerations": enumerations, "buttons": buttons,
-    "ranges": argument_ranges, "geometry": geometry, "deadlines": deadlines, "trace": trace, "examples": examples,
+    "subsystems": subsystems, "ranges": argument_ranges, "geometry": geometry, "deadlines": deadlines, "trace": trace, "examples": examples,
 }
 
 
