@@ -136,9 +136,10 @@ class Log:
     def note(self, now: float, text: str) -> None:
         self.lines.append(f"{(now - self._start) * 1000:8.1f} ms  ({text})")
 
-    def block(self) -> str:
+    def block(self, now: float) -> str:
+        """The example logged so far; the next one's clock starts at `now`."""
         text = "```\n" + "\n".join(self.lines) + "\n```\n"
-        self.lines = []
+        self.lines, self._start = [], now
         return text
 
 
@@ -179,8 +180,7 @@ async def _scenarios() -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
 
     def done(title: str) -> None:
-        out.append((title, log.block()))
-        log._start = loop.time()
+        out.append((title, log.block(loop.time())))
 
     async def settle(seconds: float = 0.05) -> None:
         await asyncio.sleep(seconds)
