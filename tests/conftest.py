@@ -8,7 +8,7 @@ import shutil
 import pytest
 from hypothesis import HealthCheck, settings
 
-from processes import short_folder
+from .processes import short_folder
 
 settings.register_profile("mjtable", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("mjtable")

@@ -1,8 +1,8 @@
 """The installed `mjtable` console script as a user runs it: `mjtable sim --pty`, `mjtable run`
 and the client commands as separate processes, each in a folder of the test's choosing.
 
-Not in conftest.py: every test folder has a conftest module, and `from conftest import`
-gets whichever pytest loaded last."""
+Not in conftest.py: conftest modules hold fixtures, which pytest finds by itself; tests
+import helpers from modules."""
 from __future__ import annotations
 
 import os
@@ -15,7 +15,7 @@ import pytest
 
 from sim.profile import DEFAULT_PROFILE
 
-from processes import MJTABLE
+from ..processes import MJTABLE
 
 TIMEOUT = 20.0
 

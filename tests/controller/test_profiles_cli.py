@@ -11,7 +11,7 @@ import pytest
 
 from sim.profile import DEFAULT_PROFILE
 
-from processes import MJTABLE, Processes, stderr_of, wait_for
+from ..processes import MJTABLE, Processes, stderr_of, wait_for
 
 TIMEOUT = 20.0
 

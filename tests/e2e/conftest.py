@@ -3,7 +3,7 @@ import shutil
 
 import pytest
 
-from e2e_harness import Processes, TableSession, pty_table, short_folder
+from .e2e_harness import Processes, TableSession, pty_table, short_folder
 
 
 @pytest.fixture(scope="module")

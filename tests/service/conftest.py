@@ -3,8 +3,8 @@ process_harness.py (real processes)."""
 
 import pytest
 
-from process_harness import Processes
-from service_harness import RunningService
+from .process_harness import Processes
+from .service_harness import RunningService
 
 
 @pytest.fixture

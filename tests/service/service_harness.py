@@ -2,8 +2,8 @@
 Controller, Store, Service, ApiServer), in process on a real asyncio loop in a thread.
 Tests talk to it like any client: blocking sockets and `controller.client.Client`.
 
-Not in conftest.py: every test folder has a conftest module, and `from conftest import`
-gets whichever pytest loaded last."""
+Not in conftest.py: conftest modules hold fixtures, which pytest finds by itself; tests
+import helpers from modules."""
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +23,7 @@ from controller.store import Store
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
-import processes
+from .. import processes
 
 SPEED = 1000  # mechanical seconds per wall-clock second: a hand's setup takes some 50 ms
 TIMEOUT = 10.0
