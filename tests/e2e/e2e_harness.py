@@ -19,13 +19,11 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
 from controller import rules as R
 from controller.client import Client
 
-from .. import processes
-from ..processes import MJTABLE, Processes, short_folder, stderr_of, wait_until_serving  # noqa: F401 (e2e tests import them from here)
+from ..support import processes
+from ..support.processes import MJTABLE, Processes, stderr_of, wait_until_serving  # noqa: F401 (e2e tests import them from here)
 
 REPO = Path(__file__).resolve().parents[2]
 PROFILES = REPO / "config" / "tables"
