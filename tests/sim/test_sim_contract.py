@@ -10,7 +10,7 @@ import asyncio
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import pytest
 
@@ -46,7 +46,7 @@ class Line:
     simulator's trace (commands, replies and events in simulated seconds)."""
     table: Table
     trace: Callable[[], list[dict]]
-    events: Events = field(default_factory=Events)
+    events: Events
 
 
 @dataclass
