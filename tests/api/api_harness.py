@@ -3,12 +3,13 @@ fake handler standing in for the controller; tests talk to it with blocking sock
 import asyncio
 import json
 import socket
-import threading
 from pathlib import Path
 
 import pytest
 
 from controller.api import ApiError, ApiServer, Limits
+
+from ..support.loop_thread import LoopThread
 
 STATUS = {"state": "playing", "ruleset": "ema-2016", "fault": None, "scores": [25000, 24000, 26000, 25000],
           "hand": "E3", "hand_in_play": {"seq": 7, "label": "E3", "riichi": [1], "dice": [3, 5], "kans": 0}}
@@ -41,30 +42,20 @@ class FakeHandler:
             listener({"event": event, **fields})
 
 
-class Served:
+class Served(LoopThread):
     def __init__(self, path: Path, handler: FakeHandler, limits: Limits = Limits()):
+        super().__init__(timeout=5)
         self.path = path
         self.handler = handler
-        self.loop = asyncio.new_event_loop()
         self.server = ApiServer(path, handler, limits)
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
 
     def start(self):
-        self.thread.start()
+        super().start()
         self.call(self.server.start)
 
     def stop(self):
         self.call(self.server.close)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-        self.loop.close()
-
-    def call(self, fn, *args):
-        """Run fn(*args) on the server's loop and wait for it."""
-        async def run():
-            result = fn(*args)
-            return await result if asyncio.iscoroutine(result) else result
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(5)
+        super().stop()
 
     def publish(self, event, **fields):
         self.call(lambda: self.handler.publish(event, **fields))

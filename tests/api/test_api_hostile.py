@@ -11,7 +11,7 @@ import pytest
 
 from controller.api import Limits
 
-from api_harness import FakeHandler, Served
+from .api_harness import FakeHandler, Served
 
 
 def line(obj) -> bytes:

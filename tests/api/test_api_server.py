@@ -10,7 +10,7 @@ import pytest
 from controller import api
 from controller.api import MAX_MESSAGE, ApiError, ApiServer, ServerStartError
 
-from api_harness import STATUS, FakeHandler, Served
+from .api_harness import STATUS, FakeHandler, Served
 
 
 def line(obj) -> bytes:

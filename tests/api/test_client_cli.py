@@ -6,7 +6,7 @@ from controller.api import ApiError
 from controller.cli import main
 from controller.client import Client, ClientError, RequestError
 
-from api_harness import STATUS
+from .api_harness import STATUS
 
 
 def cli(served, *argv):

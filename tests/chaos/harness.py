@@ -2,11 +2,12 @@
 the journal comparison, and the counts printed at the end of the run."""
 from __future__ import annotations
 
-import asyncio
 import functools
 from collections import Counter
 
 from controller.simulation import GameRun, run_game
+
+from ..support import retry
 
 # Totals over the whole chaos run (commands, resets, kills, retransmits, crc errors...),
 # printed by conftest.pytest_terminal_summary.
@@ -36,20 +37,13 @@ def assert_same_game(hands: list[dict], standings, clean: GameRun) -> None:
     assert standings == clean.standings
 
 
-def operator(delay: float = 30.0):
-    """An `on_controller` callback: someone who clears each fault and presses retry."""
-    def attach(controller, table) -> None:
-        def on_event(event: dict) -> None:
-            if event["event"] == "fault":
-                COUNTS["faults shown"] += 1
-                asyncio.get_running_loop().call_later(delay, _retry, controller)
-        controller.subscribe(on_event)
-    return attach
-
-
-def _retry(controller) -> None:
-    if controller.fault is not None or controller.sm.state == "fault":
-        controller.retry()
+def operator(delay: float = 30.0, on_fault=None):
+    """The operator who presses retry (tests/support/retry.py), counting the faults shown."""
+    def shown(event: dict) -> None:
+        COUNTS["faults shown"] += 1
+        if on_fault is not None:
+            on_fault(event)
+    return retry.operator(delay, on_fault=shown)
 
 
 def count_link(stats) -> None:

@@ -23,12 +23,7 @@ VERY_NOISY = Impairment(corrupt=0.10, drop=0.01)  # a status passes once in 14, 
 
 def _faults_seen(runs: list):
     """An `on_controller` that keeps the operator and records every fault shown."""
-    retry = operator()
-
-    def attach(controller, table) -> None:
-        retry(controller, table)
-        controller.subscribe(lambda e: e["event"] == "fault" and runs.append((e["code"], e["message"])))
-    return attach
+    return operator(on_fault=lambda e: runs.append((e["code"], e["message"])))
 
 
 def _play(seed: int, **kwargs):

@@ -1,21 +1,18 @@
 """The installed `mjtable` console script as a user runs it: `mjtable sim --pty`, `mjtable run`
 and the client commands as separate processes, each in a folder of the test's choosing.
 
-Not in conftest.py: every test folder has a conftest module, and `from conftest import`
-gets whichever pytest loaded last."""
+Not in conftest.py: conftest modules hold fixtures, which pytest finds by itself; tests
+import helpers from modules."""
 from __future__ import annotations
 
 import os
 import select
 import subprocess
-import time
 from pathlib import Path
-
-import pytest
 
 from sim.profile import DEFAULT_PROFILE
 
-from processes import MJTABLE
+from ..support.processes import MJTABLE, wait_for
 
 TIMEOUT = 20.0
 
@@ -32,12 +29,7 @@ def mjtable(*args: str, cwd: Path, env: dict | None = None, check: bool = True) 
 
 
 def wait_until(condition, what: str, timeout: float = TIMEOUT):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if value := condition():
-            return value
-        time.sleep(0.05)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+    return wait_for(condition, what, timeout, interval=0.05)
 
 
 class Table:

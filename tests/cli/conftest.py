@@ -2,7 +2,7 @@
 
 import pytest
 
-from cli_harness import Table
+from .cli_harness import Table
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 from controller.rules import preset_names
 from sim.profile import DEFAULT_PROFILE
 
-from cli_harness import mjtable
+from .cli_harness import mjtable
 
 PROFILE_FOR = {"mcr": "mcr-144", "sanma": "sanma-108"}  # the others play on 136 tiles
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from cli_harness import Table, mjtable, wait_until
+from .cli_harness import Table, mjtable, wait_until
 
 
 def test_lying_dice_are_a_fault_the_operator_retries_and_never_reach_the_journal(short_tmp):

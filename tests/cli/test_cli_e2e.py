@@ -12,7 +12,7 @@ from controller import rules as R
 from controller.commands.client import HELP as CLIENT_HELP
 from controller.config import SHIPPED_CONFIG, SYSTEM_CONFIG
 
-from cli_harness import mjtable, wait_until
+from .cli_harness import mjtable, wait_until
 
 
 def status_of(table, cwd) -> dict:

@@ -12,29 +12,14 @@ from sim.faults import FaultPlan, LidOpening
 
 from controller.simulation import run_game
 
+from ..support.retry import operator, press_retry
+
 SEED = 5
 
 
 @pytest.fixture(scope="module")
 def clean():
     return run_game("ema-2016", seed=SEED)
-
-
-def _operator(delay=30.0, log=None):
-    """An operator who clears each fault and presses retry after `delay` seconds."""
-    def attach(controller, table):
-        def on_event(event):
-            if event["event"] == "fault":
-                if log is not None:
-                    log.append(event)
-                asyncio.get_running_loop().call_later(delay, _retry, controller)
-        controller.subscribe(on_event)
-    return attach
-
-
-def _retry(controller):
-    if controller.fault is not None or controller.sm.state == "fault":
-        controller.retry()
 
 
 def _same_game(run, clean):
@@ -55,7 +40,7 @@ def _shown_errors(run):
 ], ids=["jam", "lift_stuck", "build_timeout", "lid_open"])
 def test_mechanical_fault_is_shown_and_the_game_resumes_after_retry(clean, plan, code):
     faults = []
-    run = run_game("ema-2016", seed=SEED, faults=plan, on_controller=_operator(log=faults))
+    run = run_game("ema-2016", seed=SEED, faults=plan, on_controller=operator(on_fault=faults.append))
     assert faults and faults[0]["code"] == code
     assert code in _shown_errors(run)
     assert any(r.name == "resume" and r.dir == "cmd" for r in run.trace)
@@ -65,7 +50,7 @@ def test_mechanical_fault_is_shown_and_the_game_resumes_after_retry(clean, plan,
 @pytest.mark.parametrize("plan, counted", [(FaultPlan(missing_tile={2}), 135), (FaultPlan(extra_tile={2}), 137)],
                          ids=["missing", "extra"])
 def test_wrong_tile_count_stops_before_anything_is_raised(clean, plan, counted):
-    run = run_game("ema-2016", seed=SEED, faults=plan, on_controller=_operator())
+    run = run_game("ema-2016", seed=SEED, faults=plan, on_controller=operator())
     trace = [r for r in run.trace if r.dir in ("cmd", "event")]
     bad = next(i for i, r in enumerate(trace) if r.name == "tiles_collected" and r.args["count"] == counted)
     resumed = next(i for i, r in enumerate(trace) if i > bad and r.name == "resume")
@@ -87,14 +72,14 @@ def test_link_noise_changes_nothing(clean):
 
 @pytest.mark.parametrize("at", [5.0, 8.0, 400.0, 1000.0])
 def test_mcu_reset_at_any_point_ends_in_the_same_game(clean, at):
-    run = run_game("ema-2016", seed=SEED, faults=FaultPlan(reset_at=[at]), on_controller=_operator())
+    run = run_game("ema-2016", seed=SEED, faults=FaultPlan(reset_at=[at]), on_controller=operator())
     _same_game(run, clean)
     assert len({r.args["boot_id"] for r in run.trace if r.name == "identity"}) == 2
 
 
 @pytest.mark.parametrize("after", [20, 60, 150])
 def test_mcu_reset_after_nth_command_ends_in_the_same_game(clean, after):
-    run = run_game("ema-2016", seed=SEED, faults=FaultPlan(reset_after_command={after}), on_controller=_operator())
+    run = run_game("ema-2016", seed=SEED, faults=FaultPlan(reset_after_command={after}), on_controller=operator())
     _same_game(run, clean)
 
 
@@ -124,7 +109,7 @@ def test_a_refused_step_is_a_described_fault_and_retry_clears_the_error(clean):
                 seen.setdefault("status", controller.snapshot())
                 loop = asyncio.get_running_loop()
                 loop.call_later(20.0, table.close_lid)
-                loop.call_later(30.0, controller.retry)
+                loop.call_later(30.0, press_retry, controller)
         controller.subscribe(on_event)
 
     run = run_game("ema-2016", seed=SEED, on_controller=lid_open_after_hand_1)

@@ -18,7 +18,7 @@ from sim.profile import DEFAULT_PROFILE, load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
-from processes import MJTABLE
+from ..support.processes import MJTABLE
 
 GOOD = {"protocol_version": 1, "firmware": "1.0", "model": "T", "boot_id": 1, "tiles": 136, "stacks": [17] * 4,
         "tile_sets": 2, "dice": 2, "dead_wall_separator": True, "dora_flipper": True, "seat_displays": True,

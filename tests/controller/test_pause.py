@@ -15,6 +15,8 @@ from controller.controller import ControlError
 from controller.simulation import run_game
 from controller.table import COMPLETIONS
 
+from ..support.retry import press_retry
+
 SEED = 5
 HOLD = 40.0  # simulated seconds the table stays paused
 PROFILE = load_profile(DEFAULT_PROFILE)
@@ -115,7 +117,7 @@ def test_pause_is_refused_during_a_fault_which_stopped_the_table_already(clean):
             await controller.pause()
         seen["refused"] = refused.value
         seen["state"] = controller.sm.state
-        controller.retry()
+        press_retry(controller)
 
     run = run_game("ema-2016", seed=SEED, faults=FaultPlan(lift_stuck={2: 1}), on_controller=attach)
     assert seen["state"] == "fault" and seen["refused"].code == "not_allowed"

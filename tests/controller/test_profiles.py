@@ -4,7 +4,6 @@ the journal of the full table; the hardware trace holds no command the table can
 and shows the fallbacks that apply (text on the centre display, when there is one)."""
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 
 import pytest
@@ -14,6 +13,8 @@ from controller.simulation import profile_for, run_game
 from firmware_protocol.codes import Code
 from sim.faults import FaultPlan
 from sim.profile import Profile, load_profile
+
+from ..support.retry import operator
 
 PRESETS = ["ema-2016", "mcr"]  # riichi with dora; 144 tiles, two throws, no dead wall
 SEED = 3
@@ -133,18 +134,8 @@ def test_a_fault_on_a_table_without_displays_waits_for_retry_and_the_game_ends(f
     rules, reference = full
     profile = dataclasses.replace(load_profile(profile_for(rules)), seat_displays=False, centre_display=False)
     faults = []
-
-    def operator(controller, table):
-        def on_event(event):
-            if event["event"] == "fault":
-                faults.append(event)
-                asyncio.get_running_loop().call_later(30.0, retry, controller)
-        controller.subscribe(on_event)
-
-    def retry(controller):
-        if controller.fault is not None or controller.sm.state == "fault":  # not yet retried
-            controller.retry()
-    run = run_game(rules, seed=SEED, profile=profile, faults=FaultPlan(jam={2: "stacker"}), on_controller=operator)
+    run = run_game(rules, seed=SEED, profile=profile, faults=FaultPlan(jam={2: "stacker"}),
+                   on_controller=operator(on_fault=faults.append))
     assert {f["code"] for f in faults} == {Code.JAM}
     assert [r.args for r in run.trace if r.name == "rejected"] == []
     assert _sent(run, "show_error") == []  # the API and the log report it: there is no display

@@ -7,20 +7,11 @@ import select
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from sim.profile import DEFAULT_PROFILE
 
-from processes import MJTABLE, Processes, stderr_of, wait_for
+from ..support.processes import MJTABLE, Processes, stderr_of, wait_for
 
 TIMEOUT = 20.0
-
-
-@pytest.fixture
-def procs(short_tmp):
-    started = Processes(short_tmp)
-    yield started
-    started.stop_all()
 
 
 def _profile(folder: Path, model: str, **changes: str) -> Path:

@@ -1,7 +1,5 @@
 """What the table reports is checked against the request and its capabilities: a lie is a
 described fault (E303 bad_report) that the operator retries, never a value in the journal."""
-import asyncio
-
 import pytest
 
 from firmware_protocol.codes import Code
@@ -11,6 +9,8 @@ from sim.profile import DEFAULT_PROFILE, load_profile
 from controller import reports
 from controller.capabilities import Capabilities
 from controller.simulation import run_game
+
+from ..support.retry import operator
 
 CAPS = Capabilities.from_profile(vars(load_profile(DEFAULT_PROFILE)))
 
@@ -62,14 +62,8 @@ def test_a_sane_status_is_no_problem():
 @pytest.mark.parametrize("lie", [(7, 7), (0, 0), (4,), (1, 2, 3, 4)], ids=["sevens", "zeros", "one", "four"])
 def test_a_table_that_lies_about_the_dice_faults_is_retried_and_the_journal_stays_valid(lie):
     faults = []
-
-    def operator(controller, table):
-        def on_event(event):
-            if event["event"] == "fault":
-                faults.append(event)
-                asyncio.get_running_loop().call_later(5.0, controller.retry)
-        controller.subscribe(on_event)
-    run = run_game("ema-2016", seed=3, faults=FaultPlan(bad_dice={1: list(lie)}), on_controller=operator)
+    run = run_game("ema-2016", seed=3, faults=FaultPlan(bad_dice={1: list(lie)}),
+                   on_controller=operator(5.0, on_fault=faults.append))
     assert faults and faults[0]["code"] == Code.BAD_REPORT
     assert str(list(lie)) in faults[0]["message"]
     assert any(r.name == "show_error" and r.args["code"] == Code.BAD_REPORT for r in run.trace)

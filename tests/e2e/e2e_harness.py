@@ -7,8 +7,8 @@ action of a game goes through the CLI client commands (`mjtable riichi`, `mjtabl
 hands poll the control socket in process: one status request costs a millisecond there
 and a fresh interpreter (~0.15 s) through the CLI.
 
-Not in conftest.py: every test folder has a conftest module, and `from conftest import`
-gets whichever pytest loaded last.
+Not in conftest.py: conftest modules hold fixtures, which pytest finds by itself; tests
+import helpers from modules.
 """
 from __future__ import annotations
 
@@ -19,13 +19,11 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
-
 from controller import rules as R
 from controller.client import Client
 
-import processes
-from processes import MJTABLE, Processes, short_folder, stderr_of, wait_until_serving  # noqa: F401 (e2e tests import them from here)
+from ..support import processes
+from ..support.processes import MJTABLE, Processes, stderr_of, wait_until_serving  # noqa: F401 (e2e tests import them from here)
 
 REPO = Path(__file__).resolve().parents[2]
 PROFILES = REPO / "config" / "tables"

@@ -2,7 +2,7 @@
 display): the controller must still play on it, through the same CLI."""
 import pytest
 
-from e2e_harness import PROFILES, pty_table, ron
+from .e2e_harness import PROFILES, pty_table, ron
 
 BARE = {"wind_marker: motorised": "wind_marker: none", "seat_displays: true": "seat_displays: false",
         "centre_display: true": "centre_display: false"}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from controller import rules as R
-from e2e_harness import (CALL_TIMEOUT, PROFILES, REPO, TableSession, check_against_engine, draw, mjtable,
+from .e2e_harness import (CALL_TIMEOUT, PROFILES, REPO, TableSession, check_against_engine, draw, mjtable,
                          pty_table, start_sim, stderr_of, wait_for, write_table_config)
 
 # the table profile each preset is played on (the suite's games use the same pairs)

@@ -15,7 +15,7 @@ import signal
 import pytest
 
 from controller import rules as R
-from e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron, tsumo
+from .e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron, tsumo
 
 RULES = R.load_ruleset("ema-2016")
 # Dealer 0 starts. Seats are numbered counter-clockwise, so the turn after seat 2 is seat 3.

@@ -8,7 +8,7 @@ win pays 10 to each opponent (re-deal); a single winner on a discard (head bump)
 import pytest
 
 from controller import rules as R
-from e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, play_game, ron, tsumo
+from .e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, play_game, ron, tsumo
 
 RULES = R.load_ruleset("mcr")
 PLAY = [

@@ -8,7 +8,7 @@ split the rank points of the places they share; payments and counters as EMA.
 import pytest
 
 from controller import rules as R
-from e2e_harness import Hand, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron
+from .e2e_harness import Hand, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron
 
 RULES = R.load_ruleset("mleague")
 HANDS = [

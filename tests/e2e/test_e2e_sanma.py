@@ -10,7 +10,7 @@ the 5th dead-wall stack on; a double ron is allowed; the game ends below zero.
 import pytest
 
 from controller import rules as R
-from e2e_harness import Hand, check_against_engine, hand_records, payments_by_hand, play_game, ron, tsumo
+from .e2e_harness import Hand, check_against_engine, hand_records, payments_by_hand, play_game, ron, tsumo
 
 RULES = R.load_ruleset("sanma")
 HANDS = [

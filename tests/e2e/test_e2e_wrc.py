@@ -11,7 +11,7 @@ import signal
 import pytest
 
 from controller import rules as R
-from e2e_harness import (Hand, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron,
+from .e2e_harness import (Hand, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron,
                          tsumo)
 
 RULES = R.load_ruleset("wrc")

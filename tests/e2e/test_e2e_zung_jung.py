@@ -13,7 +13,7 @@ import signal
 import pytest
 
 from controller import rules as R
-from e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, play_game, ron, tsumo
+from .e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, play_game, ron, tsumo
 
 RULES = R.load_ruleset("zung-jung")
 PLAY = [  # (hand, payments worked out)

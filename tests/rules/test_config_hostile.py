@@ -11,7 +11,7 @@ import pytest
 from controller.rules import load_ruleset
 from sim.profile import DEFAULT_PROFILE
 
-from processes import MJTABLE
+from ..support.processes import MJTABLE
 
 EMA = Path(load_ruleset("ema-2016").source).read_text()
 

@@ -3,8 +3,7 @@ process_harness.py (real processes)."""
 
 import pytest
 
-from process_harness import Processes
-from service_harness import RunningService
+from .service_harness import RunningService
 
 
 @pytest.fixture
@@ -28,10 +27,3 @@ def service_factory(short_tmp):
 def service(service_factory) -> RunningService:
     return service_factory()
 
-
-
-@pytest.fixture
-def procs(short_tmp):
-    running = Processes(short_tmp)
-    yield running
-    running.stop_all()

@@ -11,7 +11,7 @@ from pathlib import Path
 from controller.client import Client
 from sim.profile import DEFAULT_PROFILE
 
-from processes import MJTABLE, Processes, stderr_of, wait_for, wait_until_serving  # noqa: F401 (the service tests import them from here)
+from ..support.processes import MJTABLE, Processes, stderr_of, wait_for, wait_until_serving  # noqa: F401 (the service tests import them from here)
 
 
 

@@ -2,17 +2,14 @@
 Controller, Store, Service, ApiServer), in process on a real asyncio loop in a thread.
 Tests talk to it like any client: blocking sockets and `controller.client.Client`.
 
-Not in conftest.py: every test folder has a conftest module, and `from conftest import`
-gets whichever pytest loaded last."""
+Not in conftest.py: conftest modules hold fixtures, which pytest finds by itself; tests
+import helpers from modules."""
 from __future__ import annotations
 
 import asyncio
 import json
 import socket
-import threading
 from pathlib import Path
-
-import pytest
 
 from controller import rules as R
 from controller.api import ApiServer
@@ -23,7 +20,8 @@ from controller.store import Store
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
-import processes
+from ..support import processes
+from ..support.loop_thread import LoopThread
 
 SPEED = 1000  # mechanical seconds per wall-clock second: a hand's setup takes some 50 ms
 TIMEOUT = 10.0
@@ -33,17 +31,16 @@ def wait_for(condition, what: str, timeout: float = TIMEOUT, interval: float = 0
     return processes.wait_for(condition, what, timeout, interval)
 
 
-class RunningService:
+class RunningService(LoopThread):
     def __init__(self, folder: Path, faults=None) -> None:
+        super().__init__(timeout=TIMEOUT)
         self.socket = folder / "api.sock"
         self.database = folder / "state.db"
         self.client = Client(self.socket, timeout=TIMEOUT)
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.faults = faults
 
     def start(self) -> None:
-        self.thread.start()
+        super().start()
         self.call(self._build)
 
     async def _build(self) -> None:
@@ -61,7 +58,7 @@ class RunningService:
         await self.service.start()
 
     def stop(self) -> None:
-        if self.loop.is_closed():  # stopped already (a test restarting the service)
+        if self.stopped:  # stopped already (a test restarting the service)
             return
 
         async def teardown():
@@ -77,16 +74,7 @@ class RunningService:
         try:
             self.call(teardown)
         finally:
-            self.loop.call_soon_threadsafe(self.loop.stop)
-            self.thread.join(TIMEOUT)
-            self.loop.close()
-
-    def call(self, fn, *args):
-        """Run ``fn(*args)`` on the service's loop and wait for it."""
-        async def run():
-            result = fn(*args)
-            return await result if asyncio.iscoroutine(result) else result
-        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(TIMEOUT)
+            super().stop()
 
     # -- as a client sees it ----------------------------------------------------------
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from process_harness import MJTABLE, RunProcess, cli, in_play, start_sim, status, stderr_of, write_config
+from .process_harness import MJTABLE, RunProcess, cli, in_play, start_sim, status, stderr_of, write_config
 
 SEED = 4
 

@@ -13,7 +13,7 @@ from controller.table import Table
 from firmware_protocol.catalog import EncodeError
 from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import run_virtual
-from service_harness import wait_for
+from .service_harness import wait_for
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

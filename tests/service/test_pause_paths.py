@@ -10,8 +10,8 @@ import pytest
 
 from controller.client import RequestError
 
-from process_harness import RunProcess, cli, in_play, start_sim, status, write_config
-from service_harness import wait_for
+from .process_harness import RunProcess, cli, in_play, start_sim, status, write_config
+from .service_harness import wait_for
 
 SEED = 4
 SPEED = 10  # the walls take 0.6 s to go up: time to catch them moving

@@ -22,8 +22,8 @@ from controller.store import Store
 from sim.players import Players
 from sim.profile import DEFAULT_PROFILE, load_profile
 
-from process_harness import MJTABLE, RunProcess, start_sim, stderr_of, write_config
-from service_harness import wait_for
+from .process_harness import MJTABLE, RunProcess, start_sim, stderr_of, write_config
+from .service_harness import wait_for
 
 RULESET = "ema-2016"
 SEED = 4                  # players and table; this game has a chombo (a re-deal) among its 14 hands

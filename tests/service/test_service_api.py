@@ -13,7 +13,7 @@ import pytest
 from controller.client import RequestError
 from sim.faults import FaultPlan
 
-from service_harness import TIMEOUT, wait_for
+from .service_harness import TIMEOUT, wait_for
 
 LIMIT = 65_536  # bytes of a message without its newline (docs/API.md)
 RON = {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}], "riichi": []}

@@ -9,8 +9,8 @@ import time
 
 from sim.profile import DEFAULT_PROFILE, load_profile
 
-from process_harness import RunProcess, cli, in_play, start_sim, stderr_of, write_config
-from service_harness import wait_for
+from .process_harness import RunProcess, cli, in_play, start_sim, stderr_of, write_config
+from .service_harness import wait_for
 
 SEED = 4
 WATCHDOG = load_profile(DEFAULT_PROFILE).heartbeat_timeout_ms / 1000

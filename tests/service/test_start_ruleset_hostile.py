@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from controller.rules import load_ruleset
-from process_harness import MJTABLE, RunProcess, start_sim, write_config
+from .process_harness import MJTABLE, RunProcess, start_sim, write_config
 
 SECRET = "hunter3-SECRET"
 EMA = Path(load_ruleset("ema-2016").source).read_text()

@@ -11,7 +11,7 @@ import pytest
 from controller.client import Client, RequestError
 from controller.store import Store
 
-from service_harness import TIMEOUT, wait_for
+from .service_harness import TIMEOUT, wait_for
 
 RON = {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}], "riichi": []}
 DRAW = {"kind": "draw", "tenpai": [0], "riichi": []}  # the dealer (seat 0) repeats: the game goes on

@@ -12,8 +12,8 @@ import pytest
 from controller.simulation import run_game
 from controller.store import Store
 
-from process_harness import MJTABLE, RunProcess, start_sim, stderr_of, write_config
-from service_harness import wait_for
+from .process_harness import MJTABLE, RunProcess, start_sim, stderr_of, write_config
+from .service_harness import wait_for
 
 SEED = 4
 

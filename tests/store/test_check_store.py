@@ -15,7 +15,7 @@ from sim.profile import DEFAULT_PROFILE
 from controller.commands.check_store import ProgressLines
 from controller.store import Store, StoreError
 
-from processes import MJTABLE
+from ..support.processes import MJTABLE
 
 STATE = {"scores": [25000] * 4}
 OLD_MARKER = "finished-long-ago"

@@ -11,7 +11,7 @@ from controller.cli import main
 from controller.journal import HAND_KEYS, journal_records, write_csv, write_jsonl
 from controller.store import Store
 
-from processes import MJTABLE
+from ..support.processes import MJTABLE
 
 START = {"scores": [25000] * 4}
 

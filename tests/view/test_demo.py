@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from processes import MJTABLE
+from ..support.processes import MJTABLE
 
 
 

@@ -1,22 +1,16 @@
 """What every test that runs the product as a user does needs: the installed `mjtable`
-console script, short folders (for AF_UNIX sockets), waiting with a deadline, and child
-processes that are killed at teardown whatever happened."""
+console script, waiting with a deadline, and child processes that are killed at teardown
+whatever happened."""
 from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
 MJTABLE = str(Path(sys.executable).with_name("mjtable"))
-
-
-def short_folder(prefix: str = "mj") -> Path:
-    # AF_UNIX socket paths are limited to ~107 bytes; pytest's tmp_path can be longer.
-    return Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
 
 
 def wait_for(condition, what: str, timeout: float = 10.0, interval: float = 0.01):
