@@ -21,6 +21,14 @@ def _resettable(kit: Kit) -> None:
         raise NotApplicable("the protocol cannot reset the MCU: give --reset-with CMD to test")
 
 
+def _before(kit: Kit) -> dict:
+    """What the table was before the reset that reset.reset_request brought about."""
+    _resettable(kit)
+    if not kit.before_reset:
+        raise NotApplicable("the reset did not happen (see reset.reset_request)")
+    return kit.before_reset
+
+
 @check(SESSIONS, "reset.reset_request", "after an MCU reset a data frame is answered RESET_REQUEST")
 async def reset_request(kit: Kit) -> None:
     _resettable(kit)
@@ -81,14 +89,6 @@ async def state(kit: Kit) -> None:
     if problems:
         raise CheckFailed("after the reset: " + ", ".join(problems))
     await kit.operate("shuffle", "shuffle_done")  # re-issued, as a host does after reconciling
-
-
-def _before(kit: Kit) -> dict:
-    if kit.reset is None:
-        raise NotApplicable("the protocol cannot reset the MCU: give --reset-with CMD to test")
-    if not kit.before_reset:
-        raise NotApplicable("the reset did not happen (see reset.reset_request)")
-    return kit.before_reset
 
 
 CHECKS = (reset_request, booted, state)

@@ -96,9 +96,15 @@ async def _run_one(kit: Kit, item: Check, limit: float) -> Result:
         return Result(item, PASS, note or "")
     except NotApplicable as why:
         return Result(item, NA, str(why))
-    except (CheckFailed, asyncio.TimeoutError, KeyError, TypeError, IndexError) as failed:
+    except CheckFailed as failed:
         await _resynchronise(kit)
-        return Result(item, FAIL, str(failed) or f"no answer within {limit:g} s")
+        return Result(item, FAIL, str(failed))
+    except asyncio.TimeoutError:
+        await _resynchronise(kit)
+        return Result(item, FAIL, f"not done within {limit:g} s")
+    except (KeyError, TypeError, IndexError) as odd:  # a message of another kind than the rule says
+        await _resynchronise(kit)
+        return Result(item, FAIL, f"unexpected answer ({type(odd).__name__}: {odd})")
 
 
 async def _resynchronise(kit: Kit) -> None:

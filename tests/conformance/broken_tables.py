@@ -78,6 +78,15 @@ class NoWatchdog(Firmware):
         self.watchdog_enabled = False
 
 
+class KeepsLampOnReset(Firmware):
+    """Keeps the dealer lamp lit through an MCU reset (volatile state must go)."""
+
+    def reset(self) -> None:
+        lamp = self.model.dealer_lamp
+        super().reset()
+        self.model.dealer_lamp = lamp
+
+
 # variant -> (firmware class, the check that must fail)
 BROKEN: dict[str, tuple[type[Firmware], str]] = {
     "ignores-busy": (IgnoresBusy, "state.busy"),
@@ -86,6 +95,7 @@ BROKEN: dict[str, tuple[type[Firmware], str]] = {
     "never-naks": (with_link(NeverNaks), "link.out_of_order"),
     "forgets-duplicates": (with_link(ForgetsDuplicates), "link.duplicate"),
     "no-watchdog": (NoWatchdog, "watchdog.fault"),
+    "keeps-lamp-on-reset": (KeepsLampOnReset, "reset.state"),
 }
 
 
