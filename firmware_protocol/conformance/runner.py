@@ -74,6 +74,9 @@ async def run_checks(line: ByteTransport, emit: Callable[[str], None] = print, *
             result = await _run_one(kit, item, 3 * op_timeout + 30)
             report.results.append(result)
             emit(result.line())
+    except asyncio.CancelledError:  # interrupted (Ctrl-C): stop the motors now
+        await _halt(kit)
+        raise
     finally:
         await _leave_at_rest(kit)
         probe.close()
@@ -112,6 +115,15 @@ async def _resynchronise(kit: Kit) -> None:
     kit.probe.deaf = False
     try:
         await kit.probe.session()
+    except CheckFailed:
+        pass
+
+
+async def _halt(kit: Kit) -> None:
+    kit.probe.deaf = False
+    try:
+        await kit.ok("stop")
+        await kit.ok("resume")
     except CheckFailed:
         pass
 

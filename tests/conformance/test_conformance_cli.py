@@ -104,3 +104,13 @@ def test_a_port_that_cannot_be_opened_is_reported():
     result = conformance("/dev/no-such-table")
     assert result.returncode == 2
     assert "cannot open /dev/no-such-table" in result.stderr
+
+
+def test_the_kit_runs_with_firmware_protocol_alone():
+    # A table maker's machine may have only firmware_protocol: the controller and the
+    # simulator must not be needed (importing them fails here).
+    code = ("import runpy, sys; sys.modules['controller'] = sys.modules['sim'] = None; "
+            "sys.argv = ['kit', '--help']; runpy.run_module('firmware_protocol.conformance', run_name='__main__')")
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert "--reset-with" in shown.stdout

@@ -62,3 +62,20 @@ def test_a_table_breaking_a_rule_fails_exactly_that_check(variant):
     assert lines[-1].startswith("conformance FAIL: ")
     failed = next(line for line in lines if line.startswith("FAIL"))
     assert BROKEN[variant][1] in failed and "§" in failed
+
+
+def test_an_interrupted_run_stops_the_table_at_once():
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        table = make_table("four-port", loop=loop)
+        run = loop.create_task(run_checks(connect_in_process(loop, table), lambda line: None))
+        while "shuffler" not in table.model.motion:
+            await asyncio.sleep(0.01)
+        cancelled_at = len(table.trace.records)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+        assert table.model.motion == {} and not table.firmware.stopped
+        assert "shuffle_done" not in [r.name for r in table.trace.records[cancelled_at:]]  # aborted, not awaited
+        table.close()
+    run_virtual(scenario())
