@@ -28,7 +28,8 @@ async def get_status(kit: Kit) -> str:
     problems = [text for bad, text in (
         (s["boot_id"] != kit.identity["boot_id"], f"boot_id {s['boot_id']} differs from identity's"),
         (s["operation"] >= len(OPERATIONS), f"operation {s['operation']}"),
-        (len(s["sets"]) != kit.identity["tile_sets"], f"{len(s['sets'])} sets, identity says {kit.identity['tile_sets']}"),
+        (len(s["sets"]) != kit.identity["tile_sets"],
+         f"{len(s['sets'])} sets, identity says {kit.identity['tile_sets']}"),
         (any(v >= len(SET_LOCATIONS) for v in s["sets"]), f"sets {s['sets']}"),
         (s["dealer_lamp"] >= SEATS and s["dealer_lamp"] != NO_SEAT, f"dealer_lamp {s['dealer_lamp']}"),
         (s["wind"] >= 4 or s["wind_seat"] >= SEATS, f"wind marker {s['wind']}/{s['wind_seat']}"),

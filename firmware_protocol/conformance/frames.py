@@ -11,6 +11,7 @@ RECEIVING = "§Receiving frames"
 # table must drop one byte at a time and find the real frame behind them.
 RUBBLE = bytes.fromhex("00 13 a5 a5 3b a5 02")
 LONG_START = bytes.fromhex("a5 3a 00 11")  # a frame start announcing 58 bytes that never come
+SILENCE = 0.5  # well over the 50 ms, so that a busy table reads the two writes apart
 
 
 @check(RECEIVING, "frames.bad_crc", "a frame with a bad CRC is dropped, unanswered")
@@ -33,7 +34,7 @@ async def resync(kit: Kit) -> None:
 @check(RECEIVING, "frames.truncated", "a frame left incomplete for 50 ms is abandoned and what follows decoded")
 async def truncated(kit: Kit) -> None:
     kit.probe.write(LONG_START)
-    await kit.probe.quiet(0.15)
+    await kit.probe.quiet(SILENCE)
     await _answered(kit, "a heartbeat after an abandoned frame")
 
 

@@ -32,15 +32,6 @@ class Control:
     kind: int
     seq: int
     payload: bytes
-    at: float
-
-
-@dataclass(frozen=True)
-class Received:
-    """A data frame from the table as it arrived (every copy, duplicates included)."""
-
-    frame: Frame
-    at: float
 
 
 def behind(a: int, b: int) -> int:
@@ -60,7 +51,7 @@ class Probe:
         self.peer_epoch: int | None = None
         self.deaf = False          # record the table's data frames, acknowledge and deliver none (until a session)
         self.controls: list[Control] = []
-        self.arrivals: list[Received] = []
+        self.arrivals: list[Frame] = []  # the table's data frames as they came, every copy
         self.delivered: list[Message | ProtocolError] = []  # in order, once each
         self._last_rx = 0.0
         self._wake = loop.create_future()
@@ -75,19 +66,17 @@ class Probe:
     def control(self, kind: int, seq: int, payload: bytes = b"") -> None:
         self.write(encode_frame(seq, kind, payload))
 
-    def data_frame(self, msg: Message, seq: int | None = None) -> bytes:
-        """The frame for `msg` at `seq` (default: the next one, which is then used up)."""
-        if seq is None:
-            seq, self.tx_next = self.tx_next, (self.tx_next + 1) % SEQ_MOD
-        msg_id, payload = encode_message(msg)
-        return encode_frame(seq, msg_id, payload)
+    def data_frame(self, msg: Message) -> bytes:
+        """The frame for `msg` with the next sequence number, which is then used up."""
+        return self.raw_data_frame(*encode_message(msg))
 
     def raw_data_frame(self, msg_id: int, payload: bytes) -> bytes:
-        """A frame the catalog would not build (unknown id, malformed payload), next seq."""
+        """A frame with any id and payload (an unknown id, a malformed payload), next seq."""
         seq, self.tx_next = self.tx_next, (self.tx_next + 1) % SEQ_MOD
         return encode_frame(seq, msg_id, payload)
 
-    async def exchange(self, frame: bytes, what: str, resend: bool = True, prefix: bytes = b"") -> Message | ProtocolError:
+    async def exchange(self, frame: bytes, what: str, resend: bool = True,
+                       prefix: bytes = b"") -> Message | ProtocolError:
         """Send a data frame (after `prefix`, the first time) and return the table's next
         reply to it, resending as a host does until the table acknowledges it."""
         seq = frame[2]
@@ -101,7 +90,7 @@ class Probe:
                     self.write(frame)
         return await self.until(lambda: self._reply_after(mark, acks, seq), RESEND_EVERY, f"reply to {what}")
 
-    async def command(self, name: str, **args: Any) -> Message:
+    async def command(self, name: str, /, **args: Any) -> Message:
         reply = await self.exchange(self.data_frame(Message(name, args)), name)
         if isinstance(reply, ProtocolError):
             raise CheckFailed(f"the reply to {name} could not be decoded: {reply.reason}")
@@ -115,6 +104,18 @@ class Probe:
     def acked(self, seq: int, since: int = 0) -> bool:
         """Has the table acknowledged our frame `seq` (an ACK or NAK past it) since control `since`?"""
         return any(c.kind in (ACK, NAK) and 0 < behind(seq, c.seq) <= SEQ_MOD // 2 for c in self.controls[since:])
+
+    async def unheard_reply(self) -> Frame:
+        """Send heartbeat and see its reply arrive without acknowledging it; the probe
+        stays deaf (ignoring the table's retransmissions) until the next session starts."""
+        mark = len(self.arrivals)
+        self.deaf = True
+        try:
+            self.write(self.data_frame(Message("heartbeat")))
+            return (await self.until(lambda: self.arrivals[mark:], 1.0, "reply to heartbeat"))[0]
+        except CheckFailed:
+            self.deaf = False
+            raise
 
     # ---- sessions ----
     async def session(self, epoch: int | None = None, number: int | None = None) -> Control:
@@ -171,14 +172,14 @@ class Probe:
         self._last_rx = now
         for frame in frames:
             if frame.msg_id < FIRST_MESSAGE_ID:
-                self.controls.append(Control(frame.msg_id, frame.seq, frame.payload, now))
+                self.controls.append(Control(frame.msg_id, frame.seq, frame.payload))
                 self.deaf = self.deaf and frame.msg_id != RESET_ACK  # a session ends deafness
             else:
-                self._on_data(frame, now)
+                self._on_data(frame)
         self._notify()
 
-    def _on_data(self, frame: Frame, now: float) -> None:
-        self.arrivals.append(Received(frame, now))
+    def _on_data(self, frame: Frame) -> None:
+        self.arrivals.append(frame)
         if self.deaf:
             return
         if frame.seq == self.rx_next:

@@ -1,7 +1,7 @@
 """§Sessions, §Session start, §Boot: the handshake, identify, and sessions resumed or new."""
 from __future__ import annotations
 
-from ..catalog import PROTOCOL_VERSION, WIND_MARKER_KINDS, Message
+from ..catalog import PROTOCOL_VERSION, WIND_MARKER_KINDS
 from ..codes import Code
 from ..frame import MAX_FRAME
 from ..link import MAX_WINDOW
@@ -83,7 +83,7 @@ async def repeat_reset(kit: Kit) -> None:
 async def same_epoch(kit: Kit) -> None:
     probe = kit.probe
     expected = probe.rx_next
-    await _unacknowledged_reply(kit)
+    await probe.unheard_reply()
     mark = len(probe.delivered)
     await probe.session()
     await probe.until(lambda: probe.delivered[mark:], 1.5, "retransmission after the new session")
@@ -97,7 +97,7 @@ async def same_epoch(kit: Kit) -> None:
 @check(SESSIONS, "session.new_epoch", "a new host epoch drops what the previous session had queued")
 async def new_epoch(kit: Kit) -> None:
     probe = kit.probe
-    await _unacknowledged_reply(kit)
+    await probe.unheard_reply()
     mark = len(probe.delivered)
     await probe.session(epoch=probe.epoch ^ 0xFFFFFFFF)  # another host process
     try:
@@ -107,20 +107,6 @@ async def new_epoch(kit: Kit) -> None:
         await _answered_once(kit)
     finally:
         await probe.session()  # back to the kit's own epoch (new again for the table)
-
-
-async def _unacknowledged_reply(kit: Kit) -> None:
-    """Send heartbeat and see its ok arrive without acknowledging it; the probe stays
-    deaf (ignoring retransmissions) until the next session starts."""
-    probe = kit.probe
-    mark = len(probe.arrivals)
-    probe.deaf = True
-    try:
-        probe.write(probe.data_frame(Message("heartbeat")))
-        await probe.until(lambda: probe.arrivals[mark:], 1.0, "reply to heartbeat")
-    except CheckFailed:
-        probe.deaf = False
-        raise
 
 
 async def _answered_once(kit: Kit) -> None:
