@@ -11,7 +11,7 @@ from .check import NotApplicable, check
 from .kit import QUIET, Kit
 from .probe import RESEND_EVERY, CheckFailed
 
-RESET, SESSIONS = "§MCU reset", "§Sessions"
+RESET, SESSIONS = "§State rules", "§Sessions"  # "MCU reset" is a paragraph of the state rules
 REBOOT_WITHIN = 5.0  # seconds the kit gives the MCU to come back
 LAMP = 3
 

@@ -3,6 +3,7 @@ passes, with the MCU reset checks run; each broken table fails the check for its
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from firmware_protocol.virtual_time import run_virtual
 from sim.serve import connect_in_process
 
 PROFILES = ("basic", "four-port", "mcr-144", "sanma-108")
+PROTOCOL_MD = Path(__file__).parents[2] / "firmware_protocol" / "PROTOCOL.md"
 
 
 def run_kit(profile: str, variant: str | None = None, resettable: bool = True) -> tuple[Report, list[str]]:
@@ -79,3 +81,9 @@ def test_an_interrupted_run_stops_the_table_at_once():
         assert "shuffle_done" not in [r.name for r in table.trace.records[cancelled_at:]]  # aborted, not awaited
         table.close()
     run_virtual(scenario())
+
+
+def test_every_check_names_a_section_of_protocol_md():
+    headings = {line.lstrip("#").strip() for line in PROTOCOL_MD.read_text().splitlines() if line.startswith("#")}
+    assert {c.section.removeprefix("§") for c in CHECKS} <= headings
+    assert len({c.name for c in CHECKS}) == len(CHECKS)
