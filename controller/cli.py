@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "journal": "controller.commands.journal",
     "check-store": "controller.commands.check_store",
     "demo": "controller.commands.demo",
+    "conformance": "controller.commands.conformance",
 }
 
 

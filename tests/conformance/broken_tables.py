@@ -1,0 +1,109 @@
+"""Simulated tables that each break one documented rule, for the conformance kit to catch.
+
+Each variant is the simulator's firmware with one rule undone, as a firmware author might
+get it wrong; `BROKEN` maps a variant to the one check that must fail against it.
+"""
+from __future__ import annotations
+
+import asyncio
+
+from firmware_protocol.catalog import Message
+from firmware_protocol.endpoint import LinkEndpoint
+from firmware_protocol.link import SEQ_MOD, Link
+from sim import SimulatedTable
+from sim.firmware import OK, Firmware
+from sim.interlocks import SUBSYSTEM
+from sim.profile import CONFIG_DIR
+
+TABLES = CONFIG_DIR / "tables"
+
+
+class IgnoresBusy(Firmware):
+    """Restarts a moving subsystem's operation instead of refusing BUSY."""
+
+    def _execute(self, msg: Message) -> Message:
+        subsystem = SUBSYSTEM.get(msg.name)
+        if self.identified and not self.stopped and subsystem in self.model.motion:
+            self.mechanics._timers.pop(subsystem).cancel()
+            del self.model.motion[subsystem]
+            self.mechanics.start(msg.name, msg.args)
+            return OK
+        return super()._execute(msg)
+
+
+class AcceptsBeforeIdentify(Firmware):
+    """Behaves as if identified from power-on."""
+
+    def _execute(self, msg: Message) -> Message:
+        self.identified = True
+        return super()._execute(msg)
+
+
+class RollsAnyCount(Firmware):
+    """Rolls any number of dice it is asked for: no BAD_ARGUMENT for roll_dice."""
+
+    def _execute(self, msg: Message) -> Message:
+        if msg.name == "roll_dice" and self.identified and not self.stopped and "dice" not in self.model.motion:
+            self.mechanics.start(msg.name, msg.args)
+            return OK
+        return super()._execute(msg)
+
+
+class NeverNaks(Link):
+    def _answer(self) -> None:
+        self._nak_at = None  # a gap is silently discarded
+        super()._answer()
+
+
+class ForgetsDuplicates(Link):
+    def _on_data(self, frame, delivered) -> None:
+        if self._open and 0 < (self._rx_next - frame.seq) % SEQ_MOD <= SEQ_MOD // 2:
+            delivered.append(self._decode(frame.msg_id, frame.payload))  # executed again
+        super()._on_data(frame, delivered)
+
+
+def with_link(link_class: type[Link]) -> type[Firmware]:
+    class BrokenLink(Firmware):
+        def _start_link(self) -> None:
+            link = link_class(role="table", epoch=self.boot_id)
+            self._endpoint = LinkEndpoint(link, self._uart.port(), on_message=self.on_message,
+                                          on_protocol_error=self._on_protocol_error, loop=self._loop)
+            self._send = self._endpoint.send
+    return BrokenLink
+
+
+class NoWatchdog(Firmware):
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.watchdog_enabled = False
+
+
+class KeepsLampOnReset(Firmware):
+    """Keeps the dealer lamp lit through an MCU reset (volatile state must go)."""
+
+    def reset(self) -> None:
+        lamp = self.model.dealer_lamp
+        super().reset()
+        self.model.dealer_lamp = lamp
+
+
+# variant -> (firmware class, the check that must fail)
+BROKEN: dict[str, tuple[type[Firmware], str]] = {
+    "ignores-busy": (IgnoresBusy, "state.busy"),
+    "accepts-before-identify": (AcceptsBeforeIdentify, "session.not_identified"),
+    "rolls-any-count": (RollsAnyCount, "bad_argument.roll_dice"),
+    "never-naks": (with_link(NeverNaks), "link.out_of_order"),
+    "forgets-duplicates": (with_link(ForgetsDuplicates), "link.duplicate"),
+    "no-watchdog": (NoWatchdog, "watchdog.fault"),
+    "keeps-lamp-on-reset": (KeepsLampOnReset, "reset.state"),
+}
+
+
+def make_table(profile: str = "four-port", variant: str | None = None, speed: float = 1.0,
+               loop: asyncio.AbstractEventLoop | None = None) -> SimulatedTable:
+    """A simulated table, its firmware replaced by a broken variant if one is named."""
+    table = SimulatedTable(TABLES / f"{profile}.yaml", speed=speed, loop=loop)
+    if variant is not None:
+        firmware = BROKEN[variant][0]
+        table.firmware = firmware(table.model, table.faults, table.trace, table.loop, speed)
+    return table

@@ -1,0 +1,89 @@
+"""The conformance kit against simulated tables in virtual time: every shipped profile
+passes, with the MCU reset checks run; each broken table fails the check for its rule."""
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from broken_tables import BROKEN, make_table
+from firmware_protocol.conformance import CHECKS, Report, run_checks
+from firmware_protocol.virtual_time import run_virtual
+from sim.serve import connect_in_process
+
+PROFILES = ("basic", "four-port", "mcr-144", "sanma-108")
+PROTOCOL_MD = Path(__file__).parents[2] / "firmware_protocol" / "PROTOCOL.md"
+
+
+def run_kit(profile: str, variant: str | None = None, resettable: bool = True) -> tuple[Report, list[str]]:
+    lines: list[str] = []
+
+    async def scenario() -> Report:
+        loop = asyncio.get_running_loop()
+        table = make_table(profile, variant, loop=loop)
+
+        async def reset() -> None:
+            table.reset_mcu()
+        try:
+            return await run_checks(connect_in_process(loop, table), lines.append,
+                                    reset=reset if resettable else None)
+        finally:
+            table.close()
+    return run_virtual(scenario()), lines
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_every_shipped_profile_passes_with_one_line_per_check(profile):
+    report, lines = run_kit(profile)
+    assert report.failed == [], "\n".join(lines)
+    assert len(lines) == len(CHECKS) + 1 and lines[-1].startswith("conformance PASS")
+    by_name = {r.check.name: r.verdict for r in report.results}
+    assert by_name["reset.state"] == by_name["watchdog.fault"] == by_name["link.duplicate"] == "pass"
+
+
+def test_checks_for_devices_the_table_lacks_are_not_applicable():
+    report, lines = run_kit("basic")  # no separator, no dora flipper
+    verdicts = {r.check.name: (r.verdict, r.note) for r in report.results}
+    assert verdicts["command.flip_dora"] == ("n/a", "the table has no dora flipper")
+    assert verdicts["bad_argument.separate_dead_wall"][0] == "n/a"
+    assert verdicts["unsupported"] == ("pass", "separate_dead_wall, flip_dora")
+
+
+def test_without_a_way_to_reset_the_mcu_the_reset_checks_are_not_applicable():
+    report, _ = run_kit("four-port", resettable=False)
+    assert report.failed == []
+    assert {r.check.name for r in report.results if r.verdict == "n/a" and "--reset-with" in r.note} == {
+        "reset.reset_request", "reset.booted", "reset.state"}
+
+
+@pytest.mark.parametrize("variant", sorted(BROKEN))
+def test_a_table_breaking_a_rule_fails_exactly_that_check(variant):
+    report, lines = run_kit("four-port", variant)
+    assert report.failed == [BROKEN[variant][1]], "\n".join(lines)
+    assert lines[-1].startswith("conformance FAIL: ")
+    failed = next(line for line in lines if line.startswith("FAIL"))
+    assert BROKEN[variant][1] in failed and "§" in failed
+
+
+def test_an_interrupted_run_stops_the_table_at_once():
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        table = make_table("four-port", loop=loop)
+        run = loop.create_task(run_checks(connect_in_process(loop, table), lambda line: None))
+        while "shuffler" not in table.model.motion:
+            await asyncio.sleep(0.01)
+        cancelled_at = len(table.trace.records)
+        run.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await run
+        assert table.model.motion == {} and not table.firmware.stopped
+        assert "shuffle_done" not in [r.name for r in table.trace.records[cancelled_at:]]  # aborted, not awaited
+        table.close()
+    run_virtual(scenario())
+
+
+def test_every_check_names_a_section_of_protocol_md():
+    headings = {line.lstrip("#").strip() for line in PROTOCOL_MD.read_text().splitlines() if line.startswith("#")}
+    assert {c.section.removeprefix("§") for c in CHECKS} <= headings
+    assert len({c.name for c in CHECKS}) == len(CHECKS)
