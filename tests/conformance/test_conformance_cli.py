@@ -10,19 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from broken_tables import BROKEN
-from processes import MJTABLE, Processes, short_folder
+from ..support.processes import MJTABLE, Processes
+from .broken_tables import BROKEN
 from firmware_protocol.conformance import CHECKS
 
 SERVE_TABLE = Path(__file__).with_name("serve_table.py")
 KIT_TIMEOUT = 120
-
-
-@pytest.fixture
-def processes():
-    procs = Processes(short_folder("conf"))
-    yield procs
-    procs.stop_all()
 
 
 def conformance(*args: str) -> subprocess.CompletedProcess:
@@ -35,14 +28,14 @@ def first_line(proc: subprocess.Popen) -> str:
     return line
 
 
-def serve_script(processes: Processes, *args: str) -> subprocess.Popen:
+def serve_script(procs: Processes, *args: str) -> subprocess.Popen:
     """tests/conformance/serve_table.py in a child the fixture kills at teardown."""
-    path = processes.folder / f"table.{len(processes.started)}.err"
+    path = procs.folder / f"table.{len(procs.started)}.err"
     with open(path, "w") as stderr:
         proc = subprocess.Popen([sys.executable, str(SERVE_TABLE), *args], stdout=subprocess.PIPE, text=True,
                                 stderr=stderr, stdin=subprocess.DEVNULL)
     proc.stderr_path = path
-    processes.started.append(proc)
+    procs.started.append(proc)
     return proc
 
 
@@ -51,8 +44,8 @@ def verdicts(out: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("profile", ["basic", "four-port", "mcr-144", "sanma-108"])
-def test_the_simulator_passes_on_a_pty_with_every_profile(processes, profile):
-    sim = processes.start("sim", "--pty", "--profile", profile, "--speed", "50", name="sim",
+def test_the_simulator_passes_on_a_pty_with_every_profile(procs, profile):
+    sim = procs.start("sim", "--pty", "--profile", profile, "--speed", "50", name="sim",
                           stdout=subprocess.PIPE, text=True)
     result = conformance(first_line(sim))
     assert result.returncode == 0, result.stdout + result.stderr
@@ -63,13 +56,13 @@ def test_the_simulator_passes_on_a_pty_with_every_profile(processes, profile):
     assert verdicts(result.stdout)["reset.state"] == "n/a"  # nothing can reset the MCU of `mjtable sim`
 
 
-def test_the_simulator_passes_on_tcp_and_each_check_is_printed_as_it_runs(processes):
+def test_the_simulator_passes_on_tcp_and_each_check_is_printed_as_it_runs(procs):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    sim = processes.start("sim", "--tcp", f"127.0.0.1:{port}", "--speed", "50", name="sim",
+    sim = procs.start("sim", "--tcp", f"127.0.0.1:{port}", "--speed", "50", name="sim",
                           stdout=subprocess.PIPE, text=True)
-    kit = processes.start("conformance", first_line(sim), name="kit", stdout=subprocess.PIPE, text=True)
+    kit = procs.start("conformance", first_line(sim), name="kit", stdout=subprocess.PIPE, text=True)
     assert kit.stdout.readline().startswith("pass  session.reset ")
     assert kit.poll() is None  # the first line came while the rest still runs
     rest = kit.stdout.read()
@@ -83,8 +76,8 @@ def test_the_command_is_listed_with_the_options_docs_conformance_lists():
     assert all(option in shown for option in ("PORT", "--baud", "--reset-with", "--op-timeout"))
 
 
-def test_a_table_that_executes_duplicates_fails_that_check_and_the_run(processes):
-    table = serve_script(processes, "four-port", "forgets-duplicates")
+def test_a_table_that_executes_duplicates_fails_that_check_and_the_run(procs):
+    table = serve_script(procs, "four-port", "forgets-duplicates")
     result = conformance(first_line(table))
     assert result.returncode == 1
     assert [name for name, verdict in verdicts(result.stdout).items() if verdict == "FAIL"] == ["link.duplicate"]
@@ -92,8 +85,8 @@ def test_a_table_that_executes_duplicates_fails_that_check_and_the_run(processes
     assert result.stdout.splitlines()[-1].startswith("conformance FAIL: ")
 
 
-def test_reset_with_runs_the_mcu_reset_checks(processes):
-    table = serve_script(processes, "sanma-108")
+def test_reset_with_runs_the_mcu_reset_checks(procs):
+    table = serve_script(procs, "sanma-108")
     result = conformance(first_line(table), "--reset-with", f"kill -USR1 {table.pid}")
     assert result.returncode == 0, result.stdout + result.stderr
     seen = verdicts(result.stdout)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from broken_tables import BROKEN, make_table
+from .broken_tables import BROKEN, make_table
 from firmware_protocol.conformance import CHECKS, Report, run_checks
 from firmware_protocol.virtual_time import run_virtual
 from sim.serve import connect_in_process
