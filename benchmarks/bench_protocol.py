@@ -11,6 +11,7 @@ from collections.abc import Callable
 from firmware_protocol.catalog import Message, encode_message
 from firmware_protocol.frame import MAX_PAYLOAD, FrameDecoder, encode_frame
 from firmware_protocol.link import Link
+from firmware_protocol.messages import MessageLink
 
 BAUD = 1_000_000
 BYTES_PER_SECOND = BAUD / 10  # 8N1: ten bit times per byte
@@ -40,7 +41,7 @@ def codec_step(msg: Message) -> Callable[[], None]:
 
 def stack_step(msg: Message) -> Callable[[], None]:
     """One message through both links: catalog, frames, sequence numbers, the ack back."""
-    host, table = Link("host", epoch=1), Link("table", epoch=2)
+    host, table = MessageLink(Link("host", epoch=1)), MessageLink(Link("table", epoch=2))
     clock = [0.0]
 
     def exchange() -> None:

@@ -33,7 +33,7 @@ from typing import Any
 from firmware_protocol.catalog import BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
 from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
-from firmware_protocol.link import Link
+from firmware_protocol.link import Link, SessionStart
 
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.line_quality import POOR, LineQuality
@@ -56,6 +56,7 @@ COMPLETIONS = {
 
 # The answers each command may get (any command may be `rejected`).
 _ANSWERS = {"identify": "identity", "get_status": "status"}
+_ORPHAN = "a command from before the reconnect"  # its reply, whatever it is, is skipped
 _SUBSYSTEM_OF = {"collect_tiles": "centre", "shuffle": "shuffler", "raise_walls": "lifts", "roll_dice": "dice",
                  "separate_dead_wall": "separator", "flip_dora": "dora", "set_wind_marker": "marker"}
 
@@ -70,6 +71,7 @@ REPLY_PATIENCE = 60.0
 POOR_LINE_PATIENCE = 600.0
 SOLICIT_EVERY = 0.25  # while a reply is overdue, a NAK this often asks the table to resend
 HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table is heard: lost
+WINDOW = 4  # frames in flight at most, fewer if the table's receive window is smaller
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
 
 
@@ -155,6 +157,8 @@ class Table:
         self._connector = connector
         self._limits = dict(operation_limits or {})
         self._on_event = on_event or (lambda kind, value: None)
+        self._link = _host_link()  # one epoch for the life of the process: see connect()
+        self._replies_heard = 0  # in the link's life; with its acknowledged commands, what is owed
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
@@ -172,8 +176,11 @@ class Table:
         """Open the transport, identify, and check the protocol version."""
         self.close()
         transport = await self._connector()
-        self._endpoint = LinkEndpoint(_host_link(), transport, on_message=self._on_message,
-                                      on_lost=self._on_lost)
+        # The same link, so the same epoch: a table that did not reboot resumes the session
+        # and sends what it queued meanwhile. Commands already failed here are not sent.
+        self._link.reset(abandon=True)
+        self._endpoint = LinkEndpoint(self._link, transport, on_message=self._on_message,
+                                      on_lost=self._on_lost, on_session=self._on_session)
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
         identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
@@ -183,8 +190,9 @@ class Table:
         if problem := identity_problem(identity):
             self.close()
             raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
-        # Never more frames in flight than the table says it can take.
-        self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
+        # Never more frames in flight, nor longer ones, than the table says it can take.
+        self._link.window = min(WINDOW, identity["receive_window"])
+        self._link.peer_frame_size = identity["frame_size"]
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
         self.identity, self.boot_id = identity, identity["boot_id"]
         self.capabilities = Capabilities.from_identity(identity)
@@ -409,7 +417,22 @@ class Table:
             else:
                 self._on_event("unexpected", msg)
 
+    def _on_session(self, start: SessionStart) -> None:
+        """After a reconnect to the same table, the replies it still owes are for commands
+        sent before the line went down, whose callers were told the link was lost: the
+        first that many replies are skipped. A rebooted table owes nothing."""
+        owed = self._link.stats.messages_acked - self._replies_heard
+        if not start.resumed:
+            self._replies_heard += owed
+            return
+        loop = asyncio.get_running_loop()
+        for _ in range(owed):
+            answered = loop.create_future()
+            answered.set_result(None)
+            self._replies.appendleft((_ORPHAN, answered))
+
     def _on_reply(self, msg: Message) -> None:
+        self._replies_heard += 1
         # A command whose reply cannot be this one lost its reply (a table that never
         # answered it): fail it and match the reply to the next, so the queue stays in step.
         while self._replies and not _answers(self._replies[0][0], msg.name):
@@ -474,9 +497,10 @@ def _host_link() -> Link:
     instead of backing off to a second, so a long frame gets its dozens of tries before
     the table's watchdog misses the heartbeats queued behind it. And it gives up only
     on a silent table: while bytes keep coming it keeps resending, for up to a minute;
-    a reconnect would cost an identify, the longest frame there is.
+    a reconnect would cost an identify, the longest frame there is. One link (one epoch)
+    serves every connection of the process: the table resumes the session after an outage.
     """
-    return Link(role="host", backoff=False, max_retransmits=None, give_up_heard=HOST_GIVE_UP_HEARD)
+    return Link(role="host", window=WINDOW, backoff=False, max_retransmits=None, give_up_heard=HOST_GIVE_UP_HEARD)
 
 
 async def _within(future: asyncio.Future, seconds: float) -> bool:
@@ -487,7 +511,7 @@ async def _within(future: asyncio.Future, seconds: float) -> bool:
 
 
 def _answers(command: str, reply: str) -> bool:
-    return reply == "rejected" or reply == _ANSWERS.get(command, "ok")
+    return command is _ORPHAN or reply == "rejected" or reply == _ANSWERS.get(command, "ok")
 
 
 def _running(name: str, status: dict[str, Any]) -> bool:

@@ -180,8 +180,32 @@ class EncodeError(ValueError):
     """A message the sender built wrongly: a programming error, raised at once."""
 
 
+class _Fixed:
+    """A message made only of scalars: one struct packs or unpacks it whole."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.id, self.name = spec.id, spec.name
+        self.names = tuple(f.name for f in spec.fields)
+        self.struct = struct.Struct("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields))
+        offsets = [struct.calcsize("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields[:i]))
+                   for i in range(len(spec.fields))]
+        self.bools = tuple(at for at, f in zip(offsets, spec.fields) if f.type == "bool")
+
+
+# The common case, unpacked in one C call; the field-by-field path below explains any failure.
+_FIXED = [_Fixed(s) for s in _SPECS if all(f.type in _SCALARS for f in s.fields)]
+_FIXED_BY_NAME = {f.name: f for f in _FIXED}
+_FIXED_BY_ID = {f.id: f for f in _FIXED}
+
+
 def encode_message(msg: Message) -> tuple[int, bytes]:
     """Return (message id, payload bytes)."""
+    fixed = _FIXED_BY_NAME.get(msg.name)
+    if fixed is not None and len(msg.args) == len(fixed.names):
+        try:
+            return fixed.id, fixed.struct.pack(*[msg.args[name] for name in fixed.names])
+        except (KeyError, struct.error, TypeError):
+            pass
     spec = BY_NAME.get(msg.name)
     if spec is None:
         raise EncodeError(f"unknown message {msg.name!r}")
@@ -212,6 +236,9 @@ def _encode_field(out: bytearray, type_: str, value: Any) -> None:
 
 
 def decode_message(msg_id: int, payload: bytes) -> Message | ProtocolError:
+    fixed = _FIXED_BY_ID.get(msg_id)
+    if fixed is not None and len(payload) == fixed.struct.size and not any(payload[at] > 1 for at in fixed.bools):
+        return Message(fixed.name, dict(zip(fixed.names, fixed.struct.unpack(payload))))
     spec = BY_ID.get(msg_id)
     if spec is None:
         return ProtocolError(msg_id, f"unknown message id 0x{msg_id:02x}")

@@ -15,6 +15,7 @@ from . import catalog, codes
 from .catalog import BY_ID, PROTOCOL_VERSION, Message, encode_message
 from .frame import FrameDecoder, encode_frame
 from .link import Link
+from .messages import MessageLink
 from .vectors import EXAMPLES, meaning
 
 PATH = Path(__file__).with_name("PROTOCOL.md")
@@ -81,8 +82,8 @@ class _Recorder:
     """Host and table links on a hand-carried line; every frame written is logged."""
 
     def __init__(self) -> None:
-        self.host = Link("host", epoch=0x00C0FFEE)
-        self.table = Link("table", epoch=0x1A2B3C4D)
+        self.host = MessageLink(Link("host", epoch=0x00C0FFEE))
+        self.table = MessageLink(Link("table", epoch=0x1A2B3C4D))
         self.now = 0.0
         self.lines: list[str] = []
 
@@ -110,7 +111,7 @@ class _Recorder:
         else:
             self.lines.append(f"{head}{hex_:<40}  {meaning}")
 
-    def wait_for_timer(self, link: Link) -> None:
+    def wait_for_timer(self, link: MessageLink) -> None:
         self.now = link.next_deadline()
         self.note("the retransmission timer expires")
 
@@ -193,7 +194,7 @@ def examples() -> str:
     parts.append(r.block())
 
     parts.append("#### The table rebooted: it asks for a reset, the host starts a new session\n")
-    r.table = Link("table", epoch=0x1A2B3C4E)
+    r.table = MessageLink(Link("table", epoch=0x1A2B3C4E))
     r.table.send(Message("booted", {"boot_id": 0x1A2B3C4E}))
     r.host.send(Message("heartbeat"))
     r.carry(from_host=True)
