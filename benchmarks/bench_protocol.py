@@ -40,21 +40,21 @@ def codec_step(msg: Message) -> Callable[[], None]:
 
 
 def stack_step(msg: Message) -> Callable[[], None]:
-    """One message through both links: catalog, frames, sequence numbers, the ack back."""
-    host, table = MessageLink(Link("host", epoch=1)), MessageLink(Link("table", epoch=2))
+    """One message through both links as an endpoint drives them: the catalog above each
+    link, frames and sequence numbers, the data frame and its ack back."""
+    host, table = Link("host", epoch=1), Link("table", epoch=2)
+    host_messages, table_messages = MessageLink(host), MessageLink(table)
+    host.poll(0.0)  # the reset handshake
+    table.receive(host.take_output(), 0.0)
+    host.receive(table.take_output(), 0.0)
     clock = [0.0]
 
-    def exchange() -> None:
-        host.poll(clock[0])
-        table.receive(host.take_output(), clock[0])
-        host.receive(table.take_output(), clock[0])
-
-    exchange()  # the reset handshake
-
     def step() -> None:
-        clock[0] += 1e-4
-        host.send(msg)
-        exchange()
+        now = clock[0] = clock[0] + 1e-4
+        host_messages.send(msg)
+        host.poll(now)
+        table_messages.receive(host.take_output(), now)
+        host_messages.receive(table.take_output(), now)
     return step
 
 

@@ -186,7 +186,8 @@ class _Fixed:
     def __init__(self, spec: Spec) -> None:
         self.id, self.name = spec.id, spec.name
         self.names = tuple(f.name for f in spec.fields)
-        self.struct = struct.Struct("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields))
+        layout = struct.Struct("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields))
+        self.pack, self.unpack, self.size = layout.pack, layout.unpack, layout.size
         offsets = [struct.calcsize("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields[:i]))
                    for i in range(len(spec.fields))]
         self.bools = tuple(at for at, f in zip(offsets, spec.fields) if f.type == "bool")
@@ -203,7 +204,7 @@ def encode_message(msg: Message) -> tuple[int, bytes]:
     fixed = _FIXED_BY_NAME.get(msg.name)
     if fixed is not None and len(msg.args) == len(fixed.names):
         try:
-            return fixed.id, fixed.struct.pack(*[msg.args[name] for name in fixed.names])
+            return fixed.id, fixed.pack(*map(msg.args.__getitem__, fixed.names))
         except (KeyError, struct.error, TypeError):
             pass
     spec = BY_NAME.get(msg.name)
@@ -237,8 +238,9 @@ def _encode_field(out: bytearray, type_: str, value: Any) -> None:
 
 def decode_message(msg_id: int, payload: bytes) -> Message | ProtocolError:
     fixed = _FIXED_BY_ID.get(msg_id)
-    if fixed is not None and len(payload) == fixed.struct.size and not any(payload[at] > 1 for at in fixed.bools):
-        return Message(fixed.name, dict(zip(fixed.names, fixed.struct.unpack(payload))))
+    if fixed is not None and len(payload) == fixed.size and not (
+            fixed.bools and any(payload[at] > 1 for at in fixed.bools)):
+        return Message(fixed.name, dict(zip(fixed.names, fixed.unpack(payload))))
     spec = BY_ID.get(msg_id)
     if spec is None:
         return ProtocolError(msg_id, f"unknown message id 0x{msg_id:02x}")

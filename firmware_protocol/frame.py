@@ -42,6 +42,9 @@ class OversizeFrame(ValueError):
     """A payload too long for the receiver's frame size."""
 
 
+_new_frame = tuple.__new__  # a Frame without the Python-level constructor call, for the decoder's loop
+
+
 def encode_frame(seq: int, msg_id: int, payload: bytes = b"") -> bytes:
     if len(payload) > MAX_PAYLOAD:
         raise OversizeFrame(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
@@ -131,7 +134,7 @@ class FrameDecoder:
                 self.stats.crc_errors += 1
                 pos = self._reject(pos)
                 continue
-            frames.append(Frame(data[pos + 2], data[pos + 3], data[pos + HEADER_SIZE:stop - CRC_SIZE]))
+            frames.append(_new_frame(Frame, (data[pos + 2], data[pos + 3], data[pos + HEADER_SIZE:stop - CRC_SIZE])))
             self._hunting = False
             pos = stop
         if pos < end:

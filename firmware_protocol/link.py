@@ -82,14 +82,14 @@ class SessionStart:
 
 
 class _Outgoing:
-    __slots__ = ("msg_id", "payload", "frame", "sent_at", "retransmitted", "bound")
+    """A queued message. No __init__: the send path, run for every message, sets the rest."""
 
-    def __init__(self, msg_id: int, payload: bytes, bound: bool) -> None:
-        self.msg_id, self.payload = msg_id, payload
-        self.frame = b""
-        self.sent_at = 0.0
-        self.retransmitted = False
-        self.bound = bound  # belongs to the current peer's session (dropped if the peer turns out new)
+    frame = b""
+    sent_at = 0.0
+    retransmitted = False
+    msg_id: int
+    payload: bytes
+    bound: bool  # belongs to the current peer's session (dropped if the peer turns out new)
 
 
 class Link:
@@ -130,7 +130,7 @@ class Link:
         self.lost = False
         self._decoder = FrameDecoder(self.stats, min(frame_size, MAX_FRAME) - OVERHEAD)
         self.peer_frame_size = MAX_FRAME
-        self._out = bytearray()
+        self._out = b""  # a few frames at most between two take_output() calls
         self._queue: deque[_Outgoing] = deque()  # the first _in_flight entries are in flight
         self._in_flight = 0
         self._base = 0          # seq of the oldest frame in flight (= _next_seq when none)
@@ -169,7 +169,7 @@ class Link:
 
     @property
     def peer_frame_size(self) -> int:
-        return self._max_payload + OVERHEAD
+        return self.max_payload + OVERHEAD
 
     @peer_frame_size.setter
     def peer_frame_size(self, value: int) -> None:
@@ -177,12 +177,7 @@ class Link:
         longer frame is sent to it."""
         if value < MIN_FRAME:
             raise ValueError(f"a frame size below {MIN_FRAME} cannot carry every command")
-        self._max_payload = min(value, MAX_FRAME) - OVERHEAD
-
-    @property
-    def max_payload(self) -> int:
-        """The longest payload the peer takes."""
-        return self._max_payload
+        self.max_payload = min(value, MAX_FRAME) - OVERHEAD  # the longest payload the peer takes
 
     @property
     def is_open(self) -> bool:
@@ -190,10 +185,12 @@ class Link:
 
     def send(self, msg_id: int, payload: bytes = b"") -> None:
         """Queue a message; raises OversizeFrame at once if the peer could not receive it."""
-        if len(payload) > self._max_payload:
+        if len(payload) > self.max_payload:
             raise OversizeFrame(f"a payload of {len(payload)} bytes does not fit the peer's frame size of "
                                 f"{self.peer_frame_size} bytes")
-        self._queue.append(_Outgoing(msg_id, payload, self._open))
+        item = _Outgoing()
+        item.msg_id, item.payload, item.bound = msg_id, payload, self._open
+        self._queue.append(item)
         self.stats.messages_sent += 1
 
     def receive(self, data: bytes, now: float) -> list[Frame]:
@@ -204,7 +201,7 @@ class Link:
         """
         self._now = now
         decoder = self._decoder
-        if decoder.waiting and now - self._last_rx >= self.frame_gap:
+        if now - self._last_rx >= self.frame_gap and decoder.waiting:
             frames = decoder.abandon_partial() + decoder.feed(data)
         else:
             frames = decoder.feed(data)
@@ -212,20 +209,37 @@ class Link:
         if data:
             self._heard_at = now
         delivered: list[Frame] = []
+        # The usual frames (the next data frame in order, a plain ACK) are handled inline:
+        # this loop runs for every frame on the line.
         for frame in frames:
-            if frame[1] < FIRST_MESSAGE_ID:
-                self._on_control(frame, now, delivered)
+            seq, kind = frame[0], frame[1]
+            if kind >= FIRST_MESSAGE_ID:
+                if seq == self._rx_next and self._open:
+                    self._rx_next = (seq + 1) % SEQ_MOD
+                    self._nak_sent = False
+                    self._ack_due = self._heard = True
+                    delivered.append(frame)
+                else:
+                    self._on_data(frame, delivered)
+            elif kind == ACK and self._open and not frame[2]:
+                self._heard = True
+                self._on_ack(seq, now)
             else:
-                self._on_data(frame, delivered)
-        if self._ack_due or self._request_due or self._nak_at is not None:
+                self._on_control(frame, now, delivered)
+        if self._request_due or self._nak_at is not None:
             self._answer()
+        elif self._ack_due:
+            self._ack_due = False
+            self._out += _ACKS[self._rx_next]
+            self.stats.frames_sent += 1
         if self._heard:
             self._heard = False
             if self.lost:
                 self._revive(now)
         if delivered:
             self.stats.messages_delivered += len(delivered)
-        self.poll(now)
+        if self._armed_at is not None or self._reset_due or len(self._queue) > self._in_flight:
+            self.poll(now)  # otherwise no timer runs and nothing waits to be sent
         return delivered
 
     def poll(self, now: float) -> None:
@@ -241,8 +255,19 @@ class Link:
             self._send_reset(now)
         elif self._rtx_at is not None and now >= self._rtx_at:
             self._on_timeout(now)
+        # Send what the window allows.
         if self._open and self._in_flight < len(self._queue):
-            self._pump(now)
+            limit = min(self._window, len(self._queue))
+            while self._in_flight < limit:
+                item = self._queue[self._in_flight]
+                item.frame = frame = encode_frame(self._next_seq, item.msg_id, item.payload)
+                item.sent_at, item.retransmitted = now, False
+                self._next_seq = (self._next_seq + 1) % SEQ_MOD
+                if self._in_flight == 0:
+                    self._rtx_at, self._armed_at = now + self.stats.rto, now  # _arm, inline
+                self._in_flight += 1
+                self._out += frame
+                self.stats.frames_sent += 1
 
     def solicit(self) -> None:
         """Ask the peer to send again what has not arrived: NAK(the next expected seq).
@@ -256,10 +281,7 @@ class Link:
             self._write(_NAKS[self._rx_next])
 
     def take_output(self) -> bytes:
-        if not self._out:
-            return b""
-        out = bytes(self._out)
-        self._out.clear()
+        out, self._out = self._out, b""
         return out
 
     def next_deadline(self) -> float | None:
@@ -293,18 +315,6 @@ class Link:
             self._begin_reset()
 
     # ---- sending ----
-    def _pump(self, now: float) -> None:
-        limit = min(self._window, len(self._queue))
-        while self._in_flight < limit:
-            item = self._queue[self._in_flight]
-            item.frame = encode_frame(self._next_seq, item.msg_id, item.payload)
-            item.sent_at, item.retransmitted = now, False
-            self._next_seq = (self._next_seq + 1) % SEQ_MOD
-            if self._in_flight == 0:
-                self._arm(now)
-            self._in_flight += 1
-            self._write(item.frame)
-
     def _retransmit(self) -> None:
         """Go-back-N: the receiver dropped everything after the missing frame."""
         for item in islice(self._queue, self._in_flight):
@@ -352,7 +362,15 @@ class Link:
         queue = self._queue
         newest = queue[count - 1]
         if not newest.retransmitted:  # Karn: a retransmitted frame's ack is ambiguous
-            self._sample_rtt(now - newest.sent_at)
+            # RFC 6298: smoothed RTT and its variation give the RTO, clamped.
+            s, rtt = self.stats, now - newest.sent_at
+            if s.srtt is None:
+                s.srtt, s.rttvar = rtt, rtt / 2
+            else:
+                s.rttvar = 0.75 * s.rttvar + 0.25 * abs(s.srtt - rtt)
+                s.srtt = 0.875 * s.srtt + 0.125 * rtt
+            rto = s.srtt + 4 * s.rttvar
+            s.rto = self._rto = self.rto_min if rto < self.rto_min else self.rto_max if rto > self.rto_max else rto
         for _ in range(count):
             queue.popleft()
         self.stats.messages_acked += count
@@ -372,16 +390,6 @@ class Link:
             self._nak_answered = ack  # a duplicated NAK must not trigger a second round
             self._retransmit()
             self._rtx_at = now + self.stats.rto
-
-    def _sample_rtt(self, rtt: float) -> None:
-        s = self.stats
-        if s.srtt is None:
-            s.srtt, s.rttvar = rtt, rtt / 2
-        else:
-            s.rttvar = 0.75 * s.rttvar + 0.25 * abs(s.srtt - rtt)
-            s.srtt = 0.875 * s.srtt + 0.125 * rtt
-        rto = s.srtt + 4 * s.rttvar
-        s.rto = self._rto = self.rto_min if rto < self.rto_min else self.rto_max if rto > self.rto_max else rto
 
     # ---- receiving ----
     def _on_data(self, frame: Frame, delivered: list[Frame]) -> None:

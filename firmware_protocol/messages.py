@@ -14,7 +14,7 @@ from typing import Any
 
 from .catalog import BY_ID, BY_NAME, HOST_TO_TABLE, TABLE_TO_HOST, EncodeError, Message, ProtocolError, decode_message, \
     encode_message
-from .frame import Frame
+from .frame import OversizeFrame
 from .link import FIRST_MESSAGE_ID, Link
 
 Delivery = Message | ProtocolError
@@ -37,15 +37,13 @@ class MessageLink:
         msg_id, payload = encode_message(msg)
         if msg_id in self._receives:
             raise EncodeError(f"the {self.link.role} cannot send {msg.name}")
-        excess = len(payload) - self.link.max_payload
-        if excess > 0:
-            shortened = _shortened(msg, excess)
+        try:
+            self.link.send(msg_id, payload)
+        except OversizeFrame as exc:
+            shortened = _shortened(msg, len(payload) - self.link.max_payload)
             if shortened is None:
-                raise EncodeError(f"{msg.name}: a payload of {len(payload)} bytes does not fit the "
-                                  f"{self.link.role == 'host' and 'table' or 'host'}'s frame size of "
-                                  f"{self.link.peer_frame_size} bytes")
-            msg_id, payload = encode_message(shortened)
-        self.link.send(msg_id, payload)
+                raise EncodeError(f"{msg.name}: {exc}") from None
+            self.link.send(*encode_message(shortened))
 
     def receive(self, data: bytes, now: float) -> list[Delivery]:
         """Feed received bytes; return the messages they deliver, in order.
@@ -54,21 +52,22 @@ class MessageLink:
         at a data frame's place it still consumed its sequence number (the table answers
         it with `rejected` PROTOCOL so the reply order holds).
         """
-        return [self.decode(frame) for frame in self.link.receive(data, now)]
+        deliveries: list[Delivery] = []
+        for _, msg_id, payload in self.link.receive(data, now):
+            delivery = decode_message(msg_id, payload) if msg_id in self._receives else _refused(msg_id, payload)
+            if delivery.__class__ is ProtocolError:
+                self.link.stats.protocol_errors += 1
+            deliveries.append(delivery)
+        return deliveries
 
-    def decode(self, frame: Frame) -> Delivery:
-        _, msg_id, payload = frame
-        if msg_id in self._receives:
-            delivery = decode_message(msg_id, payload)
-        elif msg_id < FIRST_MESSAGE_ID:
-            delivery = ProtocolError(msg_id, f"bad control frame 0x{msg_id:02x} with {len(payload)} bytes")
-        elif msg_id in BY_ID:
-            delivery = ProtocolError(msg_id, f"{BY_ID[msg_id].name} goes the other way")
-        else:
-            delivery = decode_message(msg_id, payload)  # an unknown id
-        if delivery.__class__ is ProtocolError:
-            self.link.stats.protocol_errors += 1
-        return delivery
+
+def _refused(msg_id: int, payload: bytes) -> ProtocolError:
+    """Why a frame the link delivered is no message for this side."""
+    if msg_id < FIRST_MESSAGE_ID:
+        return ProtocolError(msg_id, f"bad control frame 0x{msg_id:02x} with {len(payload)} bytes")
+    if msg_id in BY_ID:
+        return ProtocolError(msg_id, f"{BY_ID[msg_id].name} goes the other way")
+    return ProtocolError(msg_id, f"unknown message id 0x{msg_id:02x}")
 
 
 def _shortened(msg: Message, excess: int) -> Message | None:
