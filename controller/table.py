@@ -33,7 +33,7 @@ from typing import Any
 from firmware_protocol.catalog import BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
 from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
-from firmware_protocol.link import Link, SessionStart
+from firmware_protocol.link import Link
 
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.line_quality import POOR, LineQuality
@@ -56,7 +56,6 @@ COMPLETIONS = {
 
 # The answers each command may get (any command may be `rejected`).
 _ANSWERS = {"identify": "identity", "get_status": "status"}
-_ORPHAN = "a command from before the reconnect"  # its reply, whatever it is, is skipped
 _SUBSYSTEM_OF = {"collect_tiles": "centre", "shuffle": "shuffler", "raise_walls": "lifts", "roll_dice": "dice",
                  "separate_dead_wall": "separator", "flip_dora": "dora", "set_wind_marker": "marker"}
 
@@ -158,7 +157,6 @@ class Table:
         self._limits = dict(operation_limits or {})
         self._on_event = on_event or (lambda kind, value: None)
         self._link = _host_link()  # one epoch for the life of the process: see connect()
-        self._replies_heard = 0  # in the link's life; with its acknowledged commands, what is owed
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
@@ -180,7 +178,7 @@ class Table:
         # and sends what it queued meanwhile. Commands already failed here are not sent.
         self._link.reset(abandon=True)
         self._endpoint = LinkEndpoint(self._link, transport, on_message=self._on_message,
-                                      on_lost=self._on_lost, on_session=self._on_session)
+                                      on_lost=self._on_lost)
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
         identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
@@ -417,22 +415,12 @@ class Table:
             else:
                 self._on_event("unexpected", msg)
 
-    def _on_session(self, start: SessionStart) -> None:
-        """After a reconnect to the same table, the replies it still owes are for commands
-        sent before the line went down, whose callers were told the link was lost: the
-        first that many replies are skipped. A rebooted table owes nothing."""
-        owed = self._link.stats.messages_acked - self._replies_heard
-        if not start.resumed:
-            self._replies_heard += owed
-            return
-        loop = asyncio.get_running_loop()
-        for _ in range(owed):
-            answered = loop.create_future()
-            answered.set_result(None)
-            self._replies.appendleft((_ORPHAN, answered))
-
     def _on_reply(self, msg: Message) -> None:
-        self._replies_heard += 1
+        if not any(_answers(command, msg.name) for command, _ in self._replies):
+            # No waiting command can get it: the answer to one sent before a reconnect (the
+            # session resumed), whose caller was told the link was lost.
+            self._on_event("unexpected", msg)
+            return
         # A command whose reply cannot be this one lost its reply (a table that never
         # answered it): fail it and match the reply to the next, so the queue stays in step.
         while self._replies and not _answers(self._replies[0][0], msg.name):
@@ -440,9 +428,6 @@ class Table:
             if not future.done():
                 future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
                                              f"the table answered later commands but not {command}"))
-        if not self._replies:
-            self._on_event("unexpected", msg)
-            return
         command, future = self._replies.popleft()
         if future.done():
             return
@@ -511,7 +496,7 @@ async def _within(future: asyncio.Future, seconds: float) -> bool:
 
 
 def _answers(command: str, reply: str) -> bool:
-    return command is _ORPHAN or reply == "rejected" or reply == _ANSWERS.get(command, "ok")
+    return reply == "rejected" or reply == _ANSWERS.get(command, "ok")
 
 
 def _running(name: str, status: dict[str, Any]) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any
 
 PROTOCOL_VERSION = 1
@@ -186,6 +187,8 @@ class _Fixed:
     def __init__(self, spec: Spec) -> None:
         self.id, self.name = spec.id, spec.name
         self.names = tuple(f.name for f in spec.fields)
+        # The field values in order: one value for one field, a tuple for several.
+        self.values = itemgetter(*self.names) if self.names else (lambda args: ())
         layout = struct.Struct("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields))
         self.pack, self.unpack, self.size = layout.pack, layout.unpack, layout.size
         offsets = [struct.calcsize("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields[:i]))
@@ -204,7 +207,8 @@ def encode_message(msg: Message) -> tuple[int, bytes]:
     fixed = _FIXED_BY_NAME.get(msg.name)
     if fixed is not None and len(msg.args) == len(fixed.names):
         try:
-            return fixed.id, fixed.pack(*map(msg.args.__getitem__, fixed.names))
+            values = fixed.values(msg.args)
+            return fixed.id, fixed.pack(*values) if len(fixed.names) != 1 else fixed.pack(values)
         except (KeyError, struct.error, TypeError):
             pass
     spec = BY_NAME.get(msg.name)

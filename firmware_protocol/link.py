@@ -60,7 +60,6 @@ _NAKS = tuple(encode_frame(seq, NAK) for seq in range(SEQ_MOD))
 class LinkStats(DecoderStats):
     frames_sent: int = 0          # every frame written: data, retransmissions and control
     messages_sent: int = 0        # messages queued by send()
-    messages_acked: int = 0       # messages the peer has received
     messages_delivered: int = 0   # data frames delivered (each once, in order)
     retransmits: int = 0
     duplicates: int = 0           # data frames received again (their ack was lost); not delivered
@@ -373,7 +372,6 @@ class Link:
             s.rto = self._rto = self.rto_min if rto < self.rto_min else self.rto_max if rto > self.rto_max else rto
         for _ in range(count):
             queue.popleft()
-        self.stats.messages_acked += count
         self._in_flight -= count
         self._base = ack
         self._nak_answered = None
