@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalog import BY_ID, BY_NAME, HOST_TO_TABLE, TABLE_TO_HOST, EncodeError, Message, ProtocolError, decode_message, \
-    encode_message
+from .catalog import BY_ID, BY_NAME, HOST_TO_TABLE, TABLE_TO_HOST, EncodeError, Message, ProtocolError, \
+    decode_message, encode_message
 from .frame import OversizeFrame
 from .link import FIRST_MESSAGE_ID, Link
 

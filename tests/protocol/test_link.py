@@ -98,7 +98,8 @@ def test_frames_to_a_table_with_a_small_frame_size_fit_it_and_text_is_shortened(
     with pytest.raises(EncodeError, match="frame size of 32"):
         wire.host.send(Message("show_scores", {"scores": list(range(6)), "mode": 0, "dealer": 0}))
     wire.run()
-    assert wire.to_table == [Message("show_text", {"seats": 0, "text": "東南西北東南西北"}), text(1)]  # 24 bytes
+    shortened = Message("show_text", {"seats": 0, "text": "東南西北東南西北"})  # 24 bytes of text fit
+    assert wire.to_table == [shortened, text(1)]
     assert wire.table.stats.oversize == 0
 
 
