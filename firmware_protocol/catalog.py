@@ -244,7 +244,9 @@ def decode_message(msg_id: int, payload: bytes) -> Message | ProtocolError:
     fixed = _FIXED_BY_ID.get(msg_id)
     if fixed is not None and len(payload) == fixed.size and not (
             fixed.bools and any(payload[at] > 1 for at in fixed.bools)):
-        return Message(fixed.name, dict(zip(fixed.names, fixed.unpack(payload))))
+        values = fixed.unpack(payload)
+        # One field (most commands and events) makes a literal: half the cost of dict(zip()).
+        return Message(fixed.name, {fixed.names[0]: values[0]} if len(values) == 1 else dict(zip(fixed.names, values)))
     spec = BY_ID.get(msg_id)
     if spec is None:
         return ProtocolError(msg_id, f"unknown message id 0x{msg_id:02x}")
