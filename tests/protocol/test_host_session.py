@@ -11,10 +11,7 @@ import asyncio
 import dataclasses
 import logging
 
-import pytest
-
 from controller.table import McuReset, Table
-from firmware_protocol.catalog import Message
 from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import run_virtual
 from sim import DEFAULT_PROFILE, SimulatedTable, connect_in_process
