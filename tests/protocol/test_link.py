@@ -408,3 +408,22 @@ def test_endpoints_reconnect_over_a_new_line_without_loss_or_repeat():
     loop.close()
     assert at_table == [text(i) for i in range(10)]
     assert at_host == [count(i) for i in range(10)]
+
+
+def test_a_reconnect_that_abandons_the_queue_sends_nothing_old_and_keeps_the_session():
+    sessions = []
+    wire = Wire(host=link("host", epoch=1, on_session=sessions.append))
+    wire.run()
+    wire.host.send(text(1))
+    wire.run(steps=1, lose_to_host=lambda d: b"")  # the table has text 1; its ack is lost
+    wire.host.send(text(2))
+    wire.host.poll(wire.now)
+    wire.host.take_output()  # text 2 is lost on the line
+    wire.table.send(count(7))  # queued at the table meanwhile
+    wire.host.reset(abandon=True)  # the host's callers were told both failed
+    wire.run()
+    wire.host.send(text(3))
+    wire.run()
+    assert wire.to_table == [text(1), text(3)]  # text 1 once, text 2 never
+    assert wire.to_host == [count(7)]
+    assert sessions[-1] == SessionStart(2, resumed=True, dropped=[])
