@@ -187,6 +187,7 @@ class _Fixed:
     def __init__(self, spec: Spec) -> None:
         self.id, self.name = spec.id, spec.name
         self.names = tuple(f.name for f in spec.fields)
+        self.count = len(self.names)
         # The field values in order: one value for one field, a tuple for several.
         self.values = itemgetter(*self.names) if self.names else (lambda args: ())
         layout = struct.Struct("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields))
@@ -205,10 +206,10 @@ _FIXED_BY_ID = {f.id: f for f in _FIXED}
 def encode_message(msg: Message) -> tuple[int, bytes]:
     """Return (message id, payload bytes)."""
     fixed = _FIXED_BY_NAME.get(msg.name)
-    if fixed is not None and len(msg.args) == len(fixed.names):
+    if fixed is not None and len(msg.args) == fixed.count:
         try:
             values = fixed.values(msg.args)
-            return fixed.id, fixed.pack(*values) if len(fixed.names) != 1 else fixed.pack(values)
+            return fixed.id, fixed.pack(*values) if fixed.count != 1 else fixed.pack(values)
         except (KeyError, struct.error, TypeError):
             pass
     spec = BY_NAME.get(msg.name)
@@ -246,7 +247,7 @@ def decode_message(msg_id: int, payload: bytes) -> Message | ProtocolError:
             fixed.bools and any(payload[at] > 1 for at in fixed.bools)):
         values = fixed.unpack(payload)
         # One field (most commands and events) makes a literal: half the cost of dict(zip()).
-        return Message(fixed.name, {fixed.names[0]: values[0]} if len(values) == 1 else dict(zip(fixed.names, values)))
+        return Message(fixed.name, {fixed.names[0]: values[0]} if fixed.count == 1 else dict(zip(fixed.names, values)))
     spec = BY_ID.get(msg_id)
     if spec is None:
         return ProtocolError(msg_id, f"unknown message id 0x{msg_id:02x}")

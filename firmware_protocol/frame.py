@@ -101,9 +101,8 @@ class FrameDecoder:
 
     def feed(self, data: bytes) -> list[Frame]:
         # The usual read: exactly one good frame, nothing held before it.
-        if (not self._buf and type(data) is bytes and len(data) >= OVERHEAD and data[0] == SYNC
-                and data[1] <= self.max_payload and len(data) == data[1] + OVERHEAD
-                and not crc_hqx(data[1:], CRC_INIT)):
+        if (not self._buf and type(data) is bytes and (size := len(data)) >= OVERHEAD and data[0] == SYNC
+                and data[1] <= self.max_payload and size == data[1] + OVERHEAD and not crc_hqx(data[1:], CRC_INIT)):
             self._hunting = False
             self.stats.frames_received += 1
             return [_new_frame(Frame, (data[2], data[3], data[HEADER_SIZE:-CRC_SIZE]))]

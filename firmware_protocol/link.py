@@ -255,8 +255,8 @@ class Link:
         elif self._rtx_at is not None and now >= self._rtx_at:
             self._on_timeout(now)
         # Send what the window allows.
-        if self._open and self._in_flight < len(self._queue):
-            limit = min(self._window, len(self._queue))
+        if self._open and self._in_flight < (queued := len(self._queue)):
+            limit = self._window if self._window < queued else queued
             while self._in_flight < limit:
                 item = self._queue[self._in_flight]
                 item.frame = frame = encode_frame(self._next_seq, item.msg_id, item.payload)
