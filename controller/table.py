@@ -214,7 +214,7 @@ class Table:
 
     @property
     def stats(self):
-        """Link statistics of the current (or last) session."""
+        """Link statistics since the first connect (one link serves every session)."""
         return self._stats
 
     # ---- generic ----
