@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from firmware_protocol.catalog import WIND_MARKER_KINDS
-from firmware_protocol.frame import MAX_FRAME
+from firmware_protocol.frame import MIN_FRAME
 from firmware_protocol.link import MAX_WINDOW
 
 from controller.api import ApiError
@@ -40,7 +40,7 @@ def identity_problem(identity: Mapping[str, Any]) -> str | None:
     and its value; None if the host can work with it."""
     i = identity
     ranges = {"receive_window": range(1, MAX_WINDOW + 1), "heartbeat_timeout_ms": range(MIN_HEARTBEAT_MS, 0x10000),
-              "frame_size": range(MAX_FRAME, 0x100), "tile_sets": range(1, 0x100), "dice": range(1, MAX_DICE + 1),
+              "frame_size": range(MIN_FRAME, 0x100), "tile_sets": range(1, 0x100), "dice": range(1, MAX_DICE + 1),
               "wind_marker": range(len(WIND_MARKER_KINDS))}
     for field, allowed in ranges.items():
         if i[field] not in allowed:

@@ -70,6 +70,7 @@ REPLY_PATIENCE = 60.0
 POOR_LINE_PATIENCE = 600.0
 SOLICIT_EVERY = 0.25  # while a reply is overdue, a NAK this often asks the table to resend
 HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table is heard: lost
+WINDOW = 4  # frames in flight at most, fewer if the table's receive window is smaller
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
 
 
@@ -155,6 +156,7 @@ class Table:
         self._connector = connector
         self._limits = dict(operation_limits or {})
         self._on_event = on_event or (lambda kind, value: None)
+        self._link = _host_link()  # one epoch for the life of the process: see connect()
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
@@ -172,7 +174,10 @@ class Table:
         """Open the transport, identify, and check the protocol version."""
         self.close()
         transport = await self._connector()
-        self._endpoint = LinkEndpoint(_host_link(), transport, on_message=self._on_message,
+        # The same link, so the same epoch: a table that did not reboot resumes the session
+        # and sends what it queued meanwhile. Commands already failed here are not sent.
+        self._link.reset(abandon=True)
+        self._endpoint = LinkEndpoint(self._link, transport, on_message=self._on_message,
                                       on_lost=self._on_lost)
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
@@ -183,8 +188,9 @@ class Table:
         if problem := identity_problem(identity):
             self.close()
             raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
-        # Never more frames in flight than the table says it can take.
-        self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
+        # Never more frames in flight, nor longer ones, than the table says it can take.
+        self._link.window = min(WINDOW, identity["receive_window"])
+        self._link.peer_frame_size = identity["frame_size"]
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
         self.identity, self.boot_id = identity, identity["boot_id"]
         self.capabilities = Capabilities.from_identity(identity)
@@ -208,7 +214,7 @@ class Table:
 
     @property
     def stats(self):
-        """Link statistics of the current (or last) session."""
+        """Link statistics since the first connect (one link serves every session)."""
         return self._stats
 
     # ---- generic ----
@@ -410,6 +416,11 @@ class Table:
                 self._on_event("unexpected", msg)
 
     def _on_reply(self, msg: Message) -> None:
+        if not any(_answers(command, msg.name) for command, _ in self._replies):
+            # No waiting command can get it: the answer to one sent before a reconnect (the
+            # session resumed), whose caller was told the link was lost.
+            self._on_event("unexpected", msg)
+            return
         # A command whose reply cannot be this one lost its reply (a table that never
         # answered it): fail it and match the reply to the next, so the queue stays in step.
         while self._replies and not _answers(self._replies[0][0], msg.name):
@@ -417,9 +428,6 @@ class Table:
             if not future.done():
                 future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
                                              f"the table answered later commands but not {command}"))
-        if not self._replies:
-            self._on_event("unexpected", msg)
-            return
         command, future = self._replies.popleft()
         if future.done():
             return
@@ -478,9 +486,10 @@ def _host_link() -> Link:
     instead of backing off to a second, so a long frame gets its dozens of tries before
     the table's watchdog misses the heartbeats queued behind it. And it gives up only
     on a silent table: while bytes keep coming it keeps resending, for up to a minute;
-    a reconnect would cost an identify, the longest frame there is.
+    a reconnect would cost an identify, the longest frame there is. One link (one epoch)
+    serves every connection of the process: the table resumes the session after an outage.
     """
-    return Link(role="host", backoff=False, max_retransmits=None, give_up_heard=HOST_GIVE_UP_HEARD)
+    return Link(role="host", window=WINDOW, backoff=False, max_retransmits=None, give_up_heard=HOST_GIVE_UP_HEARD)
 
 
 async def _within(future: asyncio.Future, seconds: float) -> bool:

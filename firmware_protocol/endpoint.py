@@ -1,17 +1,26 @@
-"""A Link on a byte transport, driven by the event loop.
+"""A Link on a byte transport, driven by the event loop, carrying catalog messages.
 
 Received bytes go to the link with `loop.time()`; its output is written at once; its
 timers become one `loop.call_at` handle, re-armed only when the link's deadline moves.
-An idle endpoint therefore has no timer and costs no CPU.
+An idle endpoint therefore has no timer and costs no CPU. Messages are encoded and
+decoded above the link (messages.py). A payload the catalog cannot decode is logged
+(one warning per PROTOCOL_ERROR_LOG_EVERY seconds, counting the others) and handed to
+`on_protocol_error`.
 """
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 from .catalog import Message, ProtocolError
-from .link import Delivery, Link, LinkStats, SessionStart
+from .link import Link, LinkStats, SessionStart
+from .messages import Delivery, MessageLink
 from .transport import ByteTransport
+
+log = logging.getLogger("mjtable.link")
+
+PROTOCOL_ERROR_LOG_EVERY = 30.0  # a damaged firmware may send many: one warning per this many seconds
 
 
 class LinkEndpoint:
@@ -27,6 +36,10 @@ class LinkEndpoint:
     ) -> None:
         """`on_lost` runs once when the peer stops acknowledging or the transport vanishes."""
         self.link = link
+        self._messages = MessageLink(link)
+        self._peer = "table" if link.role == "host" else "host"
+        self._error_logged_at: float | None = None
+        self._errors_unlogged = 0
         self._loop = loop or asyncio.get_running_loop()
         self._on_message = on_message
         self._on_lost = on_lost
@@ -44,8 +57,8 @@ class LinkEndpoint:
         return self.link.stats
 
     def send(self, msg: Message) -> None:
-        """Queue a message; raises EncodeError if it is malformed."""
-        self.link.send(msg)
+        """Queue a message; raises EncodeError if it is malformed or too long for the peer."""
+        self._messages.send(msg)
         self._service()
 
     def solicit(self) -> None:
@@ -77,7 +90,7 @@ class LinkEndpoint:
         self._service()
 
     def _on_bytes(self, data: bytes) -> None:
-        deliveries = self.link.receive(data, self._loop.time())
+        deliveries = self._messages.receive(data, self._loop.time())
         self._flush()  # acks first: the peer's timer is running
         for item in deliveries:
             self._dispatch(item)
@@ -86,8 +99,20 @@ class LinkEndpoint:
     def _dispatch(self, item: Delivery) -> None:
         if isinstance(item, Message):
             self._on_message(item)
-        elif self._on_protocol_error:
+            return
+        self._log_protocol_error(item)
+        if self._on_protocol_error:
             self._on_protocol_error(item)
+
+    def _log_protocol_error(self, error: ProtocolError) -> None:
+        now = self._loop.time()
+        if self._error_logged_at is not None and now - self._error_logged_at < PROTOCOL_ERROR_LOG_EVERY:
+            self._errors_unlogged += 1
+            return
+        more = (f" ({self._errors_unlogged} more since the last warning)" if self._errors_unlogged else "")
+        log.warning("protocol error: the %s sent a frame (id 0x%02x) that cannot be decoded: %s%s",
+                    self._peer, error.msg_id, error.reason, more)
+        self._error_logged_at, self._errors_unlogged = now, 0
 
     def _service(self) -> None:
         self.link.poll(self._loop.time())

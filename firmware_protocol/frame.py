@@ -24,6 +24,7 @@ CRC_SIZE = 2
 OVERHEAD = HEADER_SIZE + CRC_SIZE
 MAX_FRAME = 64
 MAX_PAYLOAD = MAX_FRAME - OVERHEAD
+MIN_FRAME = 32  # the smallest frame size a table may announce: every command but show_text fits
 
 
 def crc16(data: bytes) -> int:
@@ -37,9 +38,16 @@ class Frame(NamedTuple):
     payload: bytes
 
 
+class OversizeFrame(ValueError):
+    """A payload too long for the receiver's frame size."""
+
+
+_new_frame = tuple.__new__  # a Frame without the Python-level constructor call, for the decoder's loop
+
+
 def encode_frame(seq: int, msg_id: int, payload: bytes = b"") -> bytes:
     if len(payload) > MAX_PAYLOAD:
-        raise ValueError(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
+        raise OversizeFrame(f"payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
     body = bytes((len(payload), seq, msg_id)) + payload  # bytes() range-checks seq and id
     return b"\xa5" + body + crc_hqx(body, CRC_INIT).to_bytes(2, "big")
 
@@ -59,11 +67,14 @@ class FrameDecoder:
 
     Counters go to `stats` (pass a subclass instance, e.g. the link's statistics, to
     count there directly). Results do not depend on how the input is split into chunks.
+    `max_payload` is the receiver's buffer: a longer frame is counted `oversize` and
+    skipped, as an MCU with a smaller frame size would.
     """
 
-    def __init__(self, stats: DecoderStats | None = None) -> None:
+    def __init__(self, stats: DecoderStats | None = None, max_payload: int = MAX_PAYLOAD) -> None:
         self.stats = stats if stats is not None else DecoderStats()
-        self._buf = bytearray()
+        self.max_payload = max_payload
+        self._buf = bytearray()  # an incomplete frame, kept until the rest arrives
         self._hunting = False
 
     def clear(self) -> None:
@@ -89,39 +100,53 @@ class FrameDecoder:
         return self.feed(b"")
 
     def feed(self, data: bytes) -> list[Frame]:
-        buf = self._buf
-        buf += data
-        end = len(buf)
+        # The usual read: exactly one good frame, nothing held before it.
+        if (not self._buf and type(data) is bytes and (size := len(data)) >= OVERHEAD and data[0] == SYNC
+                and data[1] <= self.max_payload and size == data[1] + OVERHEAD and not crc_hqx(data[1:], CRC_INIT)):
+            self._hunting = False
+            self.stats.frames_received += 1
+            return [_new_frame(Frame, (data[2], data[3], data[HEADER_SIZE:-CRC_SIZE]))]
+        # Otherwise decode straight from the chunk: usually it holds whole frames, nothing is kept.
+        if self._buf:
+            self._buf += data
+            data = bytes(self._buf)
+            self._buf.clear()
+        elif type(data) is not bytes:
+            data = bytes(data)
+        end = len(data)
         frames: list[Frame] = []
         pos = 0
+        max_payload = self.max_payload
         while pos < end:
-            start = buf.find(SYNC, pos)
-            if start < 0:
-                self._skip(end - pos)
-                pos = end
-                break
-            if start > pos:
+            if data[pos] != SYNC:
+                start = data.find(SYNC, pos)
+                if start < 0:
+                    self._skip(end - pos)
+                    pos = end
+                    break
                 self._skip(start - pos)
                 pos = start
             if end - pos < 2:
                 break  # the length byte has not arrived
-            length = buf[pos + 1]
-            if length > MAX_PAYLOAD:
+            length = data[pos + 1]
+            if length > max_payload:
                 self.stats.oversize += 1
                 pos = self._reject(pos)
                 continue
             stop = pos + length + OVERHEAD
             if stop > end:
                 break  # wait for the rest
-            if crc_hqx(buf[pos + 1:stop], CRC_INIT):
+            if crc_hqx(data[pos + 1:stop], CRC_INIT):
                 self.stats.crc_errors += 1
                 pos = self._reject(pos)
                 continue
-            frames.append(Frame(buf[pos + 2], buf[pos + 3], bytes(buf[pos + HEADER_SIZE:stop - CRC_SIZE])))
+            frames.append(_new_frame(Frame, (data[pos + 2], data[pos + 3], data[pos + HEADER_SIZE:stop - CRC_SIZE])))
             self._hunting = False
             pos = stop
-        del buf[:pos]
-        self.stats.frames_received += len(frames)
+        if pos < end:
+            self._buf += data[pos:]
+        if frames:
+            self.stats.frames_received += len(frames)
         return frames
 
     def _reject(self, pos: int) -> int:

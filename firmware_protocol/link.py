@@ -4,6 +4,10 @@ Bytes go in with `receive(data, now)`, timers run with `poll(now)`, bytes to wri
 out of `take_output()`; the link never reads a clock or touches a file, so it runs the
 same in real and in virtual time (PROTOCOL.md "Link layer").
 
+The link moves frames: it sends (message id, payload) pairs and delivers the data frames
+it receives, in order, exactly once. What a payload means is the catalog's business,
+applied above the link (firmware_protocol/messages.py), so the link never decodes one.
+
 - Data frames (message ids 0x10 and up) carry a sequence number mod 256. The receiver
   accepts only the next one in sequence (go-back-N: a small MCU keeps no reorder buffer),
   acknowledges cumulatively with ACK(next expected seq), re-acknowledges duplicates and
@@ -19,7 +23,9 @@ same in real and in virtual time (PROTOCOL.md "Link layer").
   seq the other expects. Sequence numbers never restart, so a session with the same peer
   incarnation (same epoch) continues without loss or duplication; with a new incarnation
   (the table rebooted, or a new host process) the messages of the old session are
-  dropped and handed to `on_session`, because the new peer never knew them.
+  dropped and handed to `on_session`, because the new peer never knew them. The host keeps
+  one epoch (one Link) for the life of its process, so a table that did not reboot
+  delivers after a reconnect what it queued while the line was down.
 """
 from __future__ import annotations
 
@@ -30,9 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import islice
 
-from .catalog import BY_ID, HOST_TO_TABLE, TABLE_TO_HOST, EncodeError, Message, ProtocolError, \
-    decode_message, encode_message
-from .frame import MAX_PAYLOAD, DecoderStats, Frame, FrameDecoder, encode_frame
+from .frame import MAX_FRAME, MIN_FRAME, OVERHEAD, DecoderStats, Frame, FrameDecoder, OversizeFrame, encode_frame
 
 # Control frames: ids below the catalog's 0x10. The seq byte carries the sender's next
 # expected sequence number, except in RESET_REQUEST where it is 0.
@@ -47,20 +51,21 @@ CONTROL_NAMES = {ACK: "ack", NAK: "nak", RESET: "reset", RESET_ACK: "reset_ack",
 SEQ_MOD = 256
 MAX_WINDOW = SEQ_MOD // 2 - 1  # more in flight and an old duplicate looks like a new frame
 RESET_PAYLOAD = struct.Struct("<IH")  # sender's epoch, reset number (matches a RESET_ACK to its RESET)
-
-Delivery = Message | ProtocolError
+# Every ACK and NAK there can be, built once: one is written for nearly every frame received.
+_ACKS = tuple(encode_frame(seq, ACK) for seq in range(SEQ_MOD))
+_NAKS = tuple(encode_frame(seq, NAK) for seq in range(SEQ_MOD))
 
 
 @dataclass
 class LinkStats(DecoderStats):
     frames_sent: int = 0          # every frame written: data, retransmissions and control
     messages_sent: int = 0        # messages queued by send()
-    messages_delivered: int = 0
+    messages_delivered: int = 0   # data frames delivered (each once, in order)
     retransmits: int = 0
     duplicates: int = 0           # data frames received again (their ack was lost); not delivered
     naks_sent: int = 0
     naks_received: int = 0
-    protocol_errors: int = 0
+    protocol_errors: int = 0      # delivered frames the layer above could not decode (it counts them)
     sessions: int = 0             # completed reset handshakes
     dropped: int = 0              # messages of a previous session dropped at a new peer incarnation
     srtt: float | None = None
@@ -72,18 +77,18 @@ class LinkStats(DecoderStats):
 class SessionStart:
     peer_epoch: int
     resumed: bool                 # same peer incarnation: nothing lost, nothing repeated
-    dropped: list[Message] = field(default_factory=list)
+    dropped: list[tuple[int, bytes]] = field(default_factory=list)  # (message id, payload) never delivered
 
 
 class _Outgoing:
-    __slots__ = ("msg", "msg_id", "payload", "frame", "sent_at", "retransmitted", "bound")
+    """A queued message. No __init__: the send path, run for every message, sets the rest."""
 
-    def __init__(self, msg: Message, msg_id: int, payload: bytes, bound: bool) -> None:
-        self.msg, self.msg_id, self.payload = msg, msg_id, payload
-        self.frame = b""
-        self.sent_at = 0.0
-        self.retransmitted = False
-        self.bound = bound  # belongs to the current peer's session (dropped if the peer turns out new)
+    frame = b""
+    sent_at = 0.0
+    retransmitted = False
+    msg_id: int
+    payload: bytes
+    bound: bool  # belongs to the current peer's session (dropped if the peer turns out new)
 
 
 class Link:
@@ -101,8 +106,11 @@ class Link:
         backoff: bool = True,
         frame_gap: float = 0.05,
         epoch: int | None = None,
+        frame_size: int = MAX_FRAME,
         on_session: Callable[[SessionStart], None] | None = None,
     ) -> None:
+        """`frame_size`: the largest frame this side receives (a table announces it);
+        longer ones are skipped as `oversize`."""
         if role not in ("host", "table"):
             raise ValueError(f"role must be 'host' or 'table', not {role!r}")
         if not 0 < rto_min <= rto_initial <= rto_max:
@@ -119,10 +127,9 @@ class Link:
         self.stats = LinkStats(rto=rto_initial)
         self._rto = rto_initial  # the RTO before backoff
         self.lost = False
-        direction_in = TABLE_TO_HOST if role == "host" else HOST_TO_TABLE
-        self._incoming = frozenset(s.id for s in BY_ID.values() if s.direction == direction_in)
-        self._decoder = FrameDecoder(self.stats)
-        self._out = bytearray()
+        self._decoder = FrameDecoder(self.stats, min(frame_size, MAX_FRAME) - OVERHEAD)
+        self.peer_frame_size = MAX_FRAME
+        self._out = b""  # a few frames at most between two take_output() calls
         self._queue: deque[_Outgoing] = deque()  # the first _in_flight entries are in flight
         self._in_flight = 0
         self._base = 0          # seq of the oldest frame in flight (= _next_seq when none)
@@ -139,6 +146,7 @@ class Link:
         self._awaiting: int | None = None  # the reset number of our unanswered RESET
         self._reset_due = role == "host"  # the host starts every session (PROTOCOL.md "Sessions")
         self._last_reset: tuple[int, int] | None = None
+        self._abandoned = 0  # queued messages (the oldest) given up by reset(abandon=True)
         self._rtx_at: float | None = None
         self._armed_at: float | None = None  # since then nothing has been acknowledged
         self._timeouts = 0
@@ -159,48 +167,78 @@ class Link:
         self._window = value
 
     @property
+    def peer_frame_size(self) -> int:
+        return self.max_payload + OVERHEAD
+
+    @peer_frame_size.setter
+    def peer_frame_size(self, value: int) -> None:
+        """The largest frame the peer receives (the table's announced frame size): no
+        longer frame is sent to it."""
+        if value < MIN_FRAME:
+            raise ValueError(f"a frame size below {MIN_FRAME} cannot carry every command")
+        self.max_payload = min(value, MAX_FRAME) - OVERHEAD  # the longest payload the peer takes
+
+    @property
     def is_open(self) -> bool:
         return self._open
 
-    def send(self, msg: Message) -> None:
-        """Queue a message; raises EncodeError at once if it is malformed or goes the wrong way."""
-        msg_id, payload = encode_message(msg)
-        if msg_id in self._incoming:
-            raise EncodeError(f"the {self.role} cannot send {msg.name}")
-        if len(payload) > MAX_PAYLOAD:
-            raise EncodeError(f"{msg.name}: payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}")
-        self._queue.append(_Outgoing(msg, msg_id, payload, self._open))
+    def send(self, msg_id: int, payload: bytes = b"") -> None:
+        """Queue a message; raises OversizeFrame at once if the peer could not receive it."""
+        if len(payload) > self.max_payload:
+            raise OversizeFrame(f"a payload of {len(payload)} bytes does not fit the peer's frame size of "
+                                f"{self.peer_frame_size} bytes")
+        item = _Outgoing()
+        item.msg_id, item.payload, item.bound = msg_id, payload, self._open
+        self._queue.append(item)
         self.stats.messages_sent += 1
 
-    def receive(self, data: bytes, now: float) -> list[Delivery]:
-        """Feed received bytes; return what they deliver, in order.
+    def receive(self, data: bytes, now: float) -> list[Frame]:
+        """Feed received bytes; return the data frames they deliver, in order, each once.
 
-        A ProtocolError in the list stands for a frame whose payload could not be
-        decoded: at a data frame's place it still consumed its sequence number (the table
-        answers it with `rejected` PROTOCOL so the reply order holds).
+        A malformed control frame is returned too (its id is below FIRST_MESSAGE_ID), for
+        the layer above to report: the link cannot act on it.
         """
         self._now = now
-        delivered: list[Delivery] = []
-        frames = self._decoder.abandon_partial() if now - self._last_rx >= self.frame_gap else []
-        frames += self._decoder.feed(data)
+        decoder = self._decoder
+        if now - self._last_rx >= self.frame_gap and decoder.waiting:
+            frames = decoder.abandon_partial() + decoder.feed(data)
+        else:
+            frames = decoder.feed(data)
         self._last_rx = now
         if data:
             self._heard_at = now
+        delivered: list[Frame] = []
+        # The usual frames (the next data frame in order, a plain ACK) are handled inline:
+        # this loop runs for every frame on the line.
         for frame in frames:
-            if frame.msg_id < FIRST_MESSAGE_ID:
-                self._on_control(frame.msg_id, frame.seq, frame.payload, now, delivered)
+            seq, kind = frame[0], frame[1]
+            if kind >= FIRST_MESSAGE_ID:
+                if seq == self._rx_next and self._open:
+                    self._rx_next = (seq + 1) % SEQ_MOD
+                    self._nak_sent = False
+                    self._ack_due = self._heard = True
+                    delivered.append(frame)
+                else:
+                    self._on_data(frame, delivered)
+            elif kind == ACK and self._open and not frame[2]:
+                self._heard = True
+                self._on_ack(seq, now)
             else:
-                self._on_data(frame, delivered)
-        self._answer()
-        if self.lost and self._heard:
-            self._revive(now)
-        self._heard = False
-        for item in delivered:
-            if isinstance(item, ProtocolError):
-                self.stats.protocol_errors += 1
-            else:
-                self.stats.messages_delivered += 1
-        self.poll(now)
+                self._on_control(frame, now, delivered)
+        if self._request_due or self._nak_at is not None:
+            self._answer()
+        elif self._ack_due:
+            self._ack_due = False
+            self._out += _ACKS[self._rx_next]
+            self.stats.frames_sent += 1
+        if self._heard:
+            self._heard = False
+            if self.lost:
+                self._revive(now)
+        if delivered:
+            self.stats.messages_delivered += len(delivered)
+        if self._armed_at is not None or self._reset_due or len(self._queue) > self._in_flight:
+            self.poll(now)  # otherwise no timer runs and nothing waits to be sent
         return delivered
 
     def poll(self, now: float) -> None:
@@ -208,8 +246,7 @@ class Link:
         self._now = now
         if self.lost:
             return
-        give_up_at = self._give_up_at()
-        if give_up_at is not None and now >= give_up_at:
+        if self._armed_at is not None and now >= self._give_up_at():
             self.lost = True
             return
         if self._reset_due:
@@ -217,7 +254,19 @@ class Link:
             self._send_reset(now)
         elif self._rtx_at is not None and now >= self._rtx_at:
             self._on_timeout(now)
-        self._pump(now)
+        # Send what the window allows.
+        if self._open and self._in_flight < (queued := len(self._queue)):
+            limit = self._window if self._window < queued else queued
+            while self._in_flight < limit:
+                item = self._queue[self._in_flight]
+                item.frame = frame = encode_frame(self._next_seq, item.msg_id, item.payload)
+                item.sent_at, item.retransmitted = now, False
+                self._next_seq = (self._next_seq + 1) % SEQ_MOD
+                if self._in_flight == 0:
+                    self._rtx_at, self._armed_at = now + self.stats.rto, now  # _arm, inline
+                self._in_flight += 1
+                self._out += frame
+                self.stats.frames_sent += 1
 
     def solicit(self) -> None:
         """Ask the peer to send again what has not arrived: NAK(the next expected seq).
@@ -228,11 +277,10 @@ class Link:
         """
         if self._open:
             self.stats.naks_sent += 1
-            self._control(NAK, self._rx_next)
+            self._write(_NAKS[self._rx_next])
 
     def take_output(self) -> bytes:
-        out = bytes(self._out)
-        self._out.clear()
+        out, self._out = self._out, b""
         return out
 
     def next_deadline(self) -> float | None:
@@ -251,30 +299,21 @@ class Link:
             return None
         return min(max(self._armed_at, self._heard_at) + self.give_up, self._armed_at + self.give_up_heard)
 
-    def reset(self) -> None:
+    def reset(self, *, abandon: bool = False) -> None:
         """A new byte stream (a reconnect): the host starts a new session, the table awaits one.
 
         Partial input from the old stream is forgotten; queued messages stay and are
-        sent, or dropped, as the handshake decides.
+        sent, or dropped, as the handshake decides. With `abandon` (their senders were
+        told they failed) what the peer has not received is dropped instead: nothing
+        queued before the reconnect reaches the peer after it.
         """
         self._decoder.clear()
+        if abandon:
+            self._abandoned = len(self._queue)
         if self.role == "host":
             self._begin_reset()
 
     # ---- sending ----
-    def _pump(self, now: float) -> None:
-        if not self._open or self.lost:
-            return
-        while self._in_flight < min(self._window, len(self._queue)):
-            item = self._queue[self._in_flight]
-            item.frame = encode_frame(self._next_seq, item.msg_id, item.payload)
-            item.sent_at, item.retransmitted = now, False
-            self._next_seq = (self._next_seq + 1) % SEQ_MOD
-            if self._in_flight == 0:
-                self._arm(now)
-            self._in_flight += 1
-            self._write(item.frame)
-
     def _retransmit(self) -> None:
         """Go-back-N: the receiver dropped everything after the missing frame."""
         for item in islice(self._queue, self._in_flight):
@@ -319,17 +358,28 @@ class Link:
             return False
         if count == 0:
             return True
-        newest = self._queue[count - 1]
+        queue = self._queue
+        newest = queue[count - 1]
         if not newest.retransmitted:  # Karn: a retransmitted frame's ack is ambiguous
-            self._sample_rtt(now - newest.sent_at)
+            # RFC 6298: smoothed RTT and its variation give the RTO, clamped.
+            s, rtt = self.stats, now - newest.sent_at
+            if s.srtt is None:
+                s.srtt, s.rttvar = rtt, rtt / 2
+            else:
+                s.rttvar = 0.75 * s.rttvar + 0.25 * abs(s.srtt - rtt)
+                s.srtt = 0.875 * s.srtt + 0.125 * rtt
+            rto = s.srtt + 4 * s.rttvar
+            s.rto = self._rto = self.rto_min if rto < self.rto_min else self.rto_max if rto > self.rto_max else rto
         for _ in range(count):
-            self._queue.popleft()
+            queue.popleft()
         self._in_flight -= count
         self._base = ack
         self._nak_answered = None
-        self._disarm()
+        self._timeouts = 0
         if self._in_flight:
             self._arm(now)
+        else:
+            self._rtx_at = self._armed_at = None
         return True
 
     def _on_nak(self, ack: int, now: float) -> None:
@@ -339,27 +389,18 @@ class Link:
             self._retransmit()
             self._rtx_at = now + self.stats.rto
 
-    def _sample_rtt(self, rtt: float) -> None:
-        s = self.stats
-        if s.srtt is None:
-            s.srtt, s.rttvar = rtt, rtt / 2
-        else:
-            s.rttvar = 0.75 * s.rttvar + 0.25 * abs(s.srtt - rtt)
-            s.srtt = 0.875 * s.srtt + 0.125 * rtt
-        s.rto = self._rto = min(max(s.srtt + 4 * s.rttvar, self.rto_min), self.rto_max)
-
     # ---- receiving ----
-    def _on_data(self, frame: Frame, delivered: list[Delivery]) -> None:
+    def _on_data(self, frame: Frame, delivered: list[Frame]) -> None:
         if not self._open:
             self._request_due = self.role == "table"  # the host may not know we lost the session
             return
         self._heard = True
-        ahead = (frame.seq - self._rx_next) % SEQ_MOD
+        ahead = (frame[0] - self._rx_next) % SEQ_MOD
         if ahead == 0:
             self._rx_next = (self._rx_next + 1) % SEQ_MOD
             self._nak_sent = False
             self._ack_due = True
-            delivered.append(self._decode(frame.msg_id, frame.payload))
+            delivered.append(frame)
         elif ahead > MAX_WINDOW:
             self.stats.duplicates += 1
             self._ack_due = True  # our ack was lost: the sender is still waiting for it
@@ -371,9 +412,9 @@ class Link:
         if self._nak_at == self._rx_next:
             self._nak_sent = True
             self.stats.naks_sent += 1
-            self._control(NAK, self._rx_next)
+            self._write(_NAKS[self._rx_next])
         elif self._ack_due:
-            self._control(ACK, self._rx_next)
+            self._write(_ACKS[self._rx_next])
         if self._request_due:
             self._control(RESET_REQUEST, 0)
         self._ack_due = self._request_due = False
@@ -387,15 +428,11 @@ class Link:
             self._retransmit()
             self._arm(now)
 
-    def _decode(self, msg_id: int, payload: bytes) -> Delivery:
-        if msg_id in BY_ID and msg_id not in self._incoming:
-            return ProtocolError(msg_id, f"{BY_ID[msg_id].name} goes the other way")
-        return decode_message(msg_id, payload)
-
-    def _on_control(self, kind: int, seq: int, payload: bytes, now: float, delivered: list[Delivery]) -> None:
+    def _on_control(self, frame: Frame, now: float, delivered: list[Frame]) -> None:
+        seq, kind, payload = frame
         expected_size = RESET_PAYLOAD.size if kind in (RESET, RESET_ACK) else 0
         if kind not in CONTROL_NAMES or len(payload) != expected_size:
-            delivered.append(ProtocolError(kind, f"bad control frame 0x{kind:02x} with {len(payload)} bytes"))
+            delivered.append(frame)  # the layer above reports it
         elif kind == ACK:
             if self._open:
                 self._heard = True
@@ -437,15 +474,18 @@ class Link:
 
     def _start_session(self, peer_epoch: int, peer_rx_next: int, now: float) -> None:
         resumed = peer_epoch == self._peer_epoch and (peer_rx_next - self._base) % SEQ_MOD <= self._in_flight
-        dropped: list[Message] = []
+        dropped: list[tuple[int, bytes]] = []
         self._disarm()
         if resumed:
             for item in islice(self._queue, self._in_flight):
                 item.retransmitted = True  # their acks may come from either session: no RTT sample
+            queued = len(self._queue)
             self._on_ack(peer_rx_next, now)
+            self._abandon(queued - len(self._queue))
             self._retransmit()
         else:
-            dropped = [item.msg for item in self._queue if item.bound]
+            self._abandon(0)  # the new peer has none of them
+            dropped = [(item.msg_id, item.payload) for item in self._queue if item.bound]
             self._queue = deque(item for item in self._queue if not item.bound)
             self._in_flight = 0
             self._base = self._next_seq = peer_rx_next
@@ -460,3 +500,13 @@ class Link:
         self.stats.sessions += 1
         if self.on_session:
             self.on_session(SessionStart(peer_epoch, resumed, dropped))
+
+    def _abandon(self, received: int) -> None:
+        """Drop the abandoned messages the peer has not received (`received` of them it had)."""
+        unsent = max(self._abandoned - received, 0)
+        self._abandoned = 0
+        for _ in range(unsent):
+            self._queue.popleft()
+        if unsent:
+            self._in_flight = max(self._in_flight - unsent, 0)
+            self._next_seq = (self._base + self._in_flight) % SEQ_MOD

@@ -54,6 +54,7 @@ class Firmware:
         self._send: Callable[[Message], None] | None = None
         self._heard_at: float | None = None  # last host message, for the watchdog
         self._watchdog: asyncio.TimerHandle | None = None
+        self._link: Link | None = None
         self._endpoint: LinkEndpoint | None = None
         self._uart: Uart | None = None
         self._schedule_faults()
@@ -77,8 +78,15 @@ class Firmware:
         self._send = send
 
     def _start_link(self) -> None:
-        link = Link(role="table", epoch=self.boot_id)  # a new incarnation per boot: the host drops old sessions
-        self._endpoint = LinkEndpoint(link, self._uart.port(), on_message=self.on_message,
+        # One link per boot, whatever the host connections: a host that comes back with its
+        # epoch resumes the session and gets what was queued while it was away.
+        if self._link is None:
+            # A new incarnation per boot: the host drops old sessions. Longer frames than
+            # the announced frame size do not fit the receive buffer.
+            self._link = Link(role="table", epoch=self.boot_id, frame_size=self.model.profile.frame_size)
+        else:
+            self._link.reset()
+        self._endpoint = LinkEndpoint(self._link, self._uart.port(), on_message=self.on_message,
                                       on_protocol_error=self._on_protocol_error, loop=self._loop)
         self._send = self._endpoint.send
 
@@ -219,6 +227,7 @@ class Firmware:
         self.identified = self.stopped = False
         self.fault = 0
         self.boot_id = self._boot_ids.getrandbits(32)
+        self._link = None
         if self._uart is not None:
             self._stop_link()
             self._start_link()

@@ -6,6 +6,7 @@ from firmware_protocol.catalog import EncodeError, Message, ProtocolError, encod
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.frame import encode_frame
 from firmware_protocol.link import ACK, NAK, RESET_REQUEST, Link, SessionStart
+from firmware_protocol.messages import MessageLink
 from firmware_protocol.transport import Impairment, memory_pair
 from firmware_protocol.virtual_time import VirtualTimeLoop
 
@@ -18,12 +19,16 @@ def count(i: int) -> Message:
     return Message("tiles_collected", {"count": i})
 
 
+def link(role: str, **options) -> MessageLink:
+    return MessageLink(Link(role, **options))
+
+
 class Wire:
     """Host and table links back to back, moved by hand: every byte is under test control."""
 
-    def __init__(self, host: Link | None = None, table: Link | None = None, step: float = 0.001) -> None:
-        self.host = host or Link("host", epoch=1)
-        self.table = table or Link("table", epoch=2)
+    def __init__(self, host: MessageLink | None = None, table: MessageLink | None = None, step: float = 0.001) -> None:
+        self.host = host or link("host", epoch=1)
+        self.table = table or link("table", epoch=2)
         self.now = 0.0
         self.step = step  # one-way delay
         self.to_table: list = []
@@ -44,7 +49,7 @@ class Wire:
     def advance(self, seconds: float) -> None:
         self.now += seconds
 
-    def starve(self, link: Link) -> None:
+    def starve(self, link: MessageLink) -> None:
         """Run `link`'s timers with nobody listening until it gives up."""
         while not link.lost:
             self.now = link.next_deadline()
@@ -70,18 +75,45 @@ def test_host_opens_the_session_and_messages_flow_both_ways():
 
 
 def test_table_sends_nothing_before_the_host_resets():
-    table = Link("table")
+    table = link("table")
     table.send(Message("booted", {"boot_id": 7}))
     table.poll(0.0)
     assert table.take_output() == b"" and table.next_deadline() is None
 
 
 def test_wrong_direction_and_oversize_are_refused_at_send():
-    host = Link("host")
-    with pytest.raises(EncodeError):
+    host = link("host")
+    with pytest.raises(EncodeError, match="cannot send"):
         host.send(count(1))
-    with pytest.raises(EncodeError):
-        host.send(Message("show_text", {"seats": 0, "text": "x" * 60}))
+    with pytest.raises(EncodeError, match="frame size of 64"):
+        host.send(Message("show_scores", {"scores": list(range(15)), "mode": 0, "dealer": 0}))
+
+
+def test_frames_to_a_table_with_a_small_frame_size_fit_it_and_text_is_shortened():
+    wire = Wire(table=link("table", epoch=2, frame_size=32))
+    wire.run()
+    wire.host.link.peer_frame_size = 32
+    wire.host.send(Message("show_text", {"seats": 0, "text": "東南西北" * 5}))  # 60 bytes of UTF-8
+    wire.host.send(text(1))
+    with pytest.raises(EncodeError, match="frame size of 32"):
+        wire.host.send(Message("show_scores", {"scores": list(range(6)), "mode": 0, "dealer": 0}))
+    wire.run()
+    shortened = Message("show_text", {"seats": 0, "text": "東南西北東南西北"})  # 24 bytes of text fit
+    assert wire.to_table == [shortened, text(1)]
+    assert wire.table.stats.oversize == 0
+
+
+def test_a_frame_longer_than_the_receiver_s_frame_size_is_skipped():
+    wire = Wire(table=link("table", epoch=2, frame_size=32))
+    wire.run()
+    wire.host.send(Message("show_text", {"seats": 0, "text": "x" * 40}))  # the host was not told
+    wire.run(steps=2)
+    assert wire.to_table == [] and wire.table.stats.oversize > 0
+
+
+def test_no_table_may_announce_a_frame_too_small_for_the_commands():
+    with pytest.raises(ValueError):
+        Link("host").peer_frame_size = 31
 
 
 def test_sequence_numbers_wrap_past_255():
@@ -96,7 +128,7 @@ def test_sequence_numbers_wrap_past_255():
 
 def test_window_limits_frames_in_flight():
     wire = opened()
-    wire.host.window = 2
+    wire.host.link.window = 2
     for i in range(5):
         wire.host.send(text(i))
     wire.host.poll(wire.now)
@@ -173,8 +205,8 @@ def test_silent_peer_makes_the_link_lost_after_give_up():
     assert wire.host.next_deadline() is None
 
 
-def _patient_host() -> Link:
-    return Link("host", epoch=1, give_up_heard=20.0, max_retransmits=None, backoff=False)
+def _patient_host() -> MessageLink:
+    return link("host", epoch=1, give_up_heard=20.0, max_retransmits=None, backoff=False)
 
 
 def _frames_damaged_on_the_way(data: bytes) -> bytes:
@@ -183,7 +215,7 @@ def _frames_damaged_on_the_way(data: bytes) -> bytes:
 
 def test_a_patient_link_keeps_resending_while_the_peer_is_heard_and_gives_up_later():
     # A table that keeps resending its own frame; neither side can read the other.
-    wire = Wire(host=_patient_host(), table=Link("table", epoch=2, give_up=100.0, max_retransmits=None))
+    wire = Wire(host=_patient_host(), table=link("table", epoch=2, give_up=100.0, max_retransmits=None))
     wire.run()
     start = wire.now
     wire.host.send(Message("heartbeat"))
@@ -253,7 +285,7 @@ def test_undecodable_payload_is_delivered_in_place_as_a_protocol_error():
 
 def test_reconnect_to_the_same_table_loses_and_repeats_nothing():
     sessions = []
-    wire = Wire(host=Link("host", epoch=1, on_session=sessions.append))
+    wire = Wire(host=link("host", epoch=1, on_session=sessions.append))
     wire.run()
     wire.host.send(text(1))
     wire.table.send(count(1))
@@ -267,14 +299,14 @@ def test_reconnect_to_the_same_table_loses_and_repeats_nothing():
 
 def test_rebooted_table_gets_a_fresh_session_and_the_host_learns_what_was_dropped():
     sessions = []
-    wire = Wire(host=Link("host", epoch=1, on_session=sessions.append))
+    wire = Wire(host=link("host", epoch=1, on_session=sessions.append))
     wire.run()
     wire.host.send(Message("shuffle"))
-    wire.table = Link("table", epoch=3)  # the MCU reset before it received the shuffle
+    wire.table = link("table", epoch=3)  # the MCU reset before it received the shuffle
     wire.table.send(Message("booted", {"boot_id": 3}))
     wire.run()
     assert wire.host.stats.sessions == 2
-    assert sessions[-1] == SessionStart(3, resumed=False, dropped=[Message("shuffle")])
+    assert sessions[-1] == SessionStart(3, resumed=False, dropped=[encode_message(Message("shuffle"))])
     assert wire.to_table == []
     assert wire.to_host == [Message("booted", {"boot_id": 3})]
     wire.host.send(Message("identify", {"protocol_version": 1}))
@@ -284,7 +316,7 @@ def test_rebooted_table_gets_a_fresh_session_and_the_host_learns_what_was_droppe
 
 def test_table_without_session_asks_the_host_to_reset():
     wire = opened()
-    wire.table = Link("table", epoch=4)
+    wire.table = link("table", epoch=4)
     wire.host.send(Message("heartbeat"))
     wire.host.poll(wire.now)
     wire.table.receive(wire.host.take_output(), wire.now)
@@ -295,7 +327,7 @@ def test_new_host_process_does_not_receive_the_old_session_s_events():
     wire = opened()
     wire.table.send(count(5))
     wire.run(steps=1, lose_to_host=lambda d: b"")
-    wire.host = Link("host", epoch=9)
+    wire.host = link("host", epoch=9)
     wire.to_host.clear()
     wire.run()
     assert wire.to_host == []
@@ -376,3 +408,22 @@ def test_endpoints_reconnect_over_a_new_line_without_loss_or_repeat():
     loop.close()
     assert at_table == [text(i) for i in range(10)]
     assert at_host == [count(i) for i in range(10)]
+
+
+def test_a_reconnect_that_abandons_the_queue_sends_nothing_old_and_keeps_the_session():
+    sessions = []
+    wire = Wire(host=link("host", epoch=1, on_session=sessions.append))
+    wire.run()
+    wire.host.send(text(1))
+    wire.run(steps=1, lose_to_host=lambda d: b"")  # the table has text 1; its ack is lost
+    wire.host.send(text(2))
+    wire.host.poll(wire.now)
+    wire.host.take_output()  # text 2 is lost on the line
+    wire.table.send(count(7))  # queued at the table meanwhile
+    wire.host.reset(abandon=True)  # the host's callers were told both failed
+    wire.run()
+    wire.host.send(text(3))
+    wire.run()
+    assert wire.to_table == [text(1), text(3)]  # text 1 once, text 2 never
+    assert wire.to_host == [count(7)]
+    assert sessions[-1] == SessionStart(2, resumed=True, dropped=[])
