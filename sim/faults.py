@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_protocol.codes import SENSORS
+from firmware_protocol.catalog import SENSORS
 from firmware_protocol.transport import Impairment
 from sim import strict_yaml
 from sim.strict_yaml import Choice, ConfigError, Optional
