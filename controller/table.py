@@ -235,8 +235,8 @@ class Table:
             log.warning("nothing heard from the table for %.0f s: the link is lost", waited)
             self._on_lost()
         else:
-            future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                         f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
+            future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                               f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
         return future.result()
 
     def _patience(self, before: tuple[int, int]) -> float:
@@ -302,8 +302,14 @@ class Table:
         code = Code.BUILD_TIMEOUT if name == "shuffle" else Code.OPERATION_TIMEOUT
         if _running(name, status):
             await self.stop()  # moving beyond its limit: stop all motion
-            raise Overdue(code, SUBSYSTEM_OF[name], f"{name} still running after {limit:.0f} s; stopped")
-        raise Overdue(code, SUBSYSTEM_OF[name], f"{name} ended without reporting its end within {limit:.0f} s")
+            raise self._overdue(code, SUBSYSTEM_OF[name], f"{name} still running after {limit:.0f} s; stopped")
+        raise self._overdue(code, SUBSYSTEM_OF[name], f"{name} ended without reporting its end within {limit:.0f} s")
+
+    def _overdue(self, code: int, subsystem: str, detail: str) -> Overdue:
+        """A fault the host declares, the recent messages logged as for the table's own."""
+        overdue = Overdue(code, subsystem, detail)
+        self._dump(f"the host gave up waiting, {overdue}")
+        return overdue
 
     # ---- typed operations ----
     async def _reported(self, name: str, **args: Any) -> Message:
@@ -413,8 +419,8 @@ class Table:
         while self._replies and not _answers(self._replies[0][0], msg.name):
             command, future = self._replies.popleft()
             if not future.done():
-                future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                             f"the table answered later commands but not {command}"))
+                future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                                   f"the table answered later commands but not {command}"))
         if not self._replies:
             self._unexpected(msg, "a reply to no command")
             return

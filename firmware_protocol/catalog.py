@@ -85,6 +85,7 @@ OPERATIONS = (  # idle, then the long operations
     "idle", "collect_tiles", "shuffle", "raise_walls", "roll_dice",
     "separate_dead_wall", "flip_dora", "set_wind_marker",
 )
+NO_SEAT = 0xFF  # a seat field's "no seat": set_dealer_lamp(NO_SEAT) switches the lamp off
 ENUMERATIONS: dict[str, tuple[str, ...]] = {
     "subsystem": SUBSYSTEMS, "sensor": SENSORS, "set location": SET_LOCATIONS, "operation": OPERATIONS,
     "button": BUTTONS, "display mode": DISPLAY_MODES, "wind marker": WIND_MARKER_KINDS,

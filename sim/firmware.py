@@ -11,15 +11,15 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from firmware_protocol.catalog import (BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, SUBSYSTEM_OF,
-                                       WIND_MARKER_KINDS, Message, ProtocolError)
+from firmware_protocol.catalog import (BUTTONS, NO_SEAT, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS,
+                                       SUBSYSTEM_OF, WIND_MARKER_KINDS, Message, ProtocolError)
 from firmware_protocol.codes import Code
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.frame import MAX_PAYLOAD
 from firmware_protocol.link import FIRST_MESSAGE_ID, Link
 from firmware_protocol.transport import ByteTransport
 from sim.faults import FaultPlan
-from sim.interlocks import NO_SEAT, refusal
+from sim.interlocks import refusal
 from sim.mechanics import Fault, Mechanics
 from sim.model import Round, TableModel
 from sim.trace import Trace

@@ -11,13 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_protocol.catalog import DISPLAY_MODES, SUBSYSTEM_OF
+from firmware_protocol.catalog import DISPLAY_MODES, NO_SEAT, SUBSYSTEM_OF
 from firmware_protocol.codes import Code
 from sim.model import TableModel
 from sim.profile import Profile
 from sim.walls import SEATS
-
-NO_SEAT = 0xFF  # set_dealer_lamp(NO_SEAT) switches the lamp off
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,11 @@ from sim.table import SimulatedTable
 class Session:
     """A facade connected to a simulated table; `events` is everything it handed over."""
 
-    def __init__(self, faults: FaultPlan | None = None) -> None:
+    def __init__(self, faults: FaultPlan | None = None, **table) -> None:
         self.loop = asyncio.get_running_loop()
         self.sim = SimulatedTable(faults=faults)
         self.events: list = []
-        self.host = Table(self._connect, on_event=self.events.append)
+        self.host = Table(self._connect, on_event=self.events.append, **table)
 
     async def _connect(self):
         return connect_in_process(self.loop, self.sim)
@@ -39,10 +39,10 @@ class Session:
         self.sim.close()
 
 
-def in_session(scenario, faults: FaultPlan | None = None):
-    """Run `scenario(session)` on a connected facade, in virtual time."""
+def in_session(scenario, faults: FaultPlan | None = None, **table):
+    """Run `scenario(session)` on a connected facade (`table`: Table's options), in virtual time."""
     async def run():
-        session = Session(faults)
+        session = Session(faults, **table)
         await session.host.connect()
         try:
             return await scenario(session)
@@ -99,6 +99,21 @@ def test_the_dump_keeps_only_the_most_recent_messages(caplog):
     assert len(lines) == RECENT_MESSAGES
     assert "identify" not in dump and "line 0'" not in dump  # the oldest went first
     assert f"line {RECENT_MESSAGES - 1}'" in dump
+
+
+def test_an_operation_past_its_deadline_logs_the_messages_before_the_host_gave_up(caplog):
+    caplog.set_level(logging.INFO, "mjtable.table")
+
+    async def slow_dice(s: Session):
+        with pytest.raises(TableFault) as failed:
+            await s.host.roll_dice(2)  # 2 s on this table
+        return failed.value
+    overdue = in_session(slow_dice, operation_limits={"roll_dice": 1.0})
+    assert overdue.fault.code == Code.OPERATION_TIMEOUT and overdue.fault.subsystem == "dice"
+    [dump] = dumps(caplog)
+    assert dump.startswith("the host gave up waiting, E202 operation_timeout: roll_dice still running after 1 s")
+    assert dump.splitlines()[-1].endswith("received  ok")  # the stop's: sent, then answered, before the fault
+    assert "sent      roll_dice(count=2)" in dump and "sent      stop" in dump
 
 
 def test_a_lost_link_comes_as_an_event_and_logs_the_messages_before_it(caplog):
