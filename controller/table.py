@@ -12,8 +12,8 @@ table would refuse it, and nothing waits on a display.
 
 Everything else the table sends comes to the user as a typed event
 (controller/table_events.py), dispatched by message name; a message nothing waited for
-is logged. The last messages either way are kept, and written to the log on a fault, a
-lost link or a reboot (controller/traffic.py). The heartbeats, and the replies they
+is logged. The last messages either way are kept, and written to the log on a fault (the
+table's or a deadline's), a lost link or a reboot (controller/traffic.py). The heartbeats, and the replies they
 await, run as tasks the facade keeps and cancels on close.
 
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
