@@ -4,6 +4,10 @@ A message on the wire is its one-byte id followed by its fields, in order, littl
 with no padding (see PROTOCOL.md). In Python a message is a :class:`Message`: a name from
 the hardware vocabulary and a dict of plain values.
 
+The catalog is also the one source of what the messages mean together: each command's
+reply, each long operation's completion event and subsystem, and every enumeration with
+the fields it names. The host's table facade, the simulator and PROTOCOL.md read them here.
+
 Decoding never raises: an unknown id or a malformed payload comes back as a
 :class:`ProtocolError`, which the link reports to the other side and its user.
 """
