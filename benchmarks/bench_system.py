@@ -253,7 +253,7 @@ def bench_line_cut() -> None:
 
 def _interrupted(trace, at: float) -> float:
     """When the setup operation running at `at` began (its end not yet reported), else `at`."""
-    from controller.table import COMPLETIONS
+    from firmware_protocol.catalog import COMPLETIONS
     running, began = None, at
     for r in trace:
         if r.t > at:

@@ -33,6 +33,7 @@ from controller.replay import disagreement
 from controller.store import StoreError
 from controller.store_thread import StoreThread
 from controller.table import Fault, Interrupted, LinkLost, McuReset, Overdue, Rejected, Table, TableError, TableFault
+from controller.table_events import ButtonPressed, LinkDropped, TableEvent, TableFaulted, TableRebooted
 
 log = logging.getLogger("mjtable.controller")
 
@@ -688,8 +689,9 @@ class Controller:
         if self.fault:
             await self.table.show_error(int(self.fault.code))
 
-    def _on_table_event(self, kind: str, value: Any) -> None:
-        if kind == "fault" and value.code == Code.WATCHDOG:
+    def _on_table_event(self, event: TableEvent) -> None:
+        value = event.fault if isinstance(event, TableFaulted) else None
+        if value is not None and value.code == Code.WATCHDOG:
             # This host was silent, not the mechanism at fault: whatever waits on the table
             # resumes it (_resumed_after_watchdog); with nothing waiting, now.
             self._publish("fault", code=int(value.code), message=value.describe())
@@ -698,16 +700,16 @@ class Controller:
                             "`resume` restarts it")
             elif self.sm.state in ("playing", "idle", "game_over"):
                 asyncio.ensure_future(self._resumed_after_watchdog(TableFault(value)))
-        elif kind == "fault":
+        elif value is not None:
             self.fault = value
             self._publish("fault", code=int(value.code), message=value.describe())
-        elif kind in ("link_lost", "mcu_reset"):
-            self._publish(kind)
+        elif isinstance(event, (LinkDropped, TableRebooted)):
+            self._publish("link_lost" if isinstance(event, LinkDropped) else "mcu_reset")
             if self.sm.state in ("playing", "paused", "idle", "game_over"):
                 # No step is waiting on the table: recover in the background.
                 asyncio.ensure_future(self._recover_link())
-        elif kind == "button":
-            self._on_button(*value)
+        elif isinstance(event, ButtonPressed):
+            self._on_button(event.seat, event.button)
 
     def _on_button(self, seat: int, name: str) -> None:
         self._publish("button", seat=seat, name=name)

@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_protocol.catalog import OPERATIONS, SET_LOCATIONS
+from firmware_protocol.catalog import NO_SEAT, OPERATIONS, SET_LOCATIONS
 
 from controller.capabilities import Capabilities
 
 DIE_FACES = range(1, 7)
 WINDS = range(4)          # east, south, west, north on the wire
 SEATS = range(4)          # wire seats; a three-player game leaves one empty
-NO_SEAT = 255             # the dealer lamp is off
 MOST_DORA = 5             # the first indicator and one per kan, four kans at most
 
 

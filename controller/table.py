@@ -10,6 +10,12 @@ means the table stopped all motion: every operation still waiting fails with
 A display command for a display the table lacks (see `capabilities`) is not sent: the
 table would refuse it, and nothing waits on a display.
 
+Everything else the table sends comes to the user as a typed event
+(controller/table_events.py), dispatched by message name; a message nothing waited for
+is logged. The last messages either way are kept, and written to the log on a fault (the
+table's or a deadline's), a lost link or a reboot (controller/traffic.py). The heartbeats, and the replies they
+await, run as tasks the facade keeps and cancels on close.
+
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
 RTOs is chased: a NAK every quarter second asks the table to resend it (and wakes a table
 link that gave up on a noisy line), and one heartbeat probe, answered after the missing
@@ -26,38 +32,25 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
-from firmware_protocol.catalog import BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
-from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
+from firmware_protocol.catalog import (BUTTONS, COMPLETIONS, OPERATIONS, PROTOCOL_VERSION, REPLIES, REPLY_OF,
+                                       SET_LOCATIONS, SUBSYSTEM_OF, Message, value_name)
+from firmware_protocol.codes import Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.line_quality import POOR, LineQuality
 from controller.reports import completion_problem, status_problem
+from controller.table_events import (ButtonPressed, Fault, LinkDropped, TableEvent, TableFaulted, TableRebooted,
+                                     UnexpectedMessage)
+from controller.traffic import RECEIVED, SENT, Traffic, shown
 
 log = logging.getLogger("mjtable.table")
 
 Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the table
-
-COMPLETIONS = {
-    "collect_tiles": "tiles_collected",
-    "shuffle": "shuffle_done",
-    "raise_walls": "walls_raised",
-    "roll_dice": "dice_rolled",
-    "separate_dead_wall": "dead_wall_separated",
-    "flip_dora": "dora_flipped",
-    "set_wind_marker": "wind_marker_set",
-}
-
-
-# The answers each command may get (any command may be `rejected`).
-_ANSWERS = {"identify": "identity", "get_status": "status"}
-_SUBSYSTEM_OF = {"collect_tiles": "centre", "shuffle": "shuffler", "raise_walls": "lifts", "roll_dice": "dice",
-                 "separate_dead_wall": "separator", "flip_dora": "dora", "set_wind_marker": "marker"}
 
 # A reply is overdue after REPLY_FLOOR + REPLY_RTOS x the link's current RTO; it is chased
 # with a probe each time that passes, and given up after REPLY_PATIENCE seconds (on a line
@@ -72,6 +65,7 @@ SOLICIT_EVERY = 0.25  # while a reply is overdue, a NAK this often asks the tabl
 HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table is heard: lost
 WINDOW = 4  # frames in flight at most, fewer if the table's receive window is smaller
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
+UNEXPECTED_LOG_EVERY = 10.0  # a confused table may send many: one warning per this many seconds
 
 
 class TableError(Exception):
@@ -91,31 +85,6 @@ class BadReport(Rejected):
     def __init__(self, command: str, detail: str) -> None:
         TableError.__init__(self, f"{command}: the table reported {detail} (E{Code.BAD_REPORT} bad_report)")
         self.command, self.code, self.detail = command, Code.BAD_REPORT, detail
-
-
-@dataclass(frozen=True)
-class Fault:
-    code: int
-    subsystem: str
-    sensor: str
-    expected: int
-    counted: int
-    detail: str = ""  # what the host saw, for faults it declares itself (a deadline passed)
-
-    @classmethod
-    def from_event(cls, msg: Message) -> "Fault":
-        return cls(msg["code"], _name(SUBSYSTEMS, msg["subsystem"]), _name(SENSORS, msg["sensor"]),
-                   msg["expected"], msg["counted"])
-
-    def describe(self) -> str:
-        text = f"E{self.code} {describe(self.code)}"
-        if self.sensor != "none":
-            text += f" at {self.sensor}"
-        if self.code == Code.TILE_COUNT:
-            text += f" (expected {self.expected}, counted {self.counted})"
-        if self.detail:
-            text += f": {self.detail}"
-        return text
 
 
 class TableFault(TableError):
@@ -143,28 +112,47 @@ class Interrupted(TableError):
     """The host stopped the table (pause) while an operation was running."""
 
 
-def _name(names: tuple[str, ...], index: int) -> str:
-    return names[index] if 0 <= index < len(names) else f"#{index}"
+class _Throttle:
+    """At most one log record per `every` seconds; the ones held back are counted."""
+
+    def __init__(self, every: float) -> None:
+        self.every = every
+        self._logged_at: float | None = None
+        self._held = 0
+
+    def allow(self, now: float) -> int | None:
+        """None: hold this record back; else how many were held back before it."""
+        if self._logged_at is not None and now - self._logged_at < self.every:
+            self._held += 1
+            return None
+        held, self._logged_at, self._held = self._held, now, 0
+        return held
 
 
 class Table:
     """Typed operations on one table; reconnects through `connector`."""
 
-    def __init__(self, connector: Connector, *, on_event: Callable[[str, Any], None] | None = None,
+    def __init__(self, connector: Connector, *, on_event: Callable[[TableEvent], None] | None = None,
                  operation_limits: Mapping[str, float] | None = None) -> None:
         """`operation_limits`: seconds each long operation may take (by command name)."""
         self._connector = connector
         self._limits = dict(operation_limits or {})
-        self._on_event = on_event or (lambda kind, value: None)
+        self._on_event = on_event or (lambda event: None)
         self._link = _host_link()  # one epoch for the life of the process: see connect()
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
-        self._heartbeat: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task] = set()  # the heartbeats and the replies they await
+        self._heartbeat: asyncio.Task | None = None
+        self._handlers: dict[str, Callable[[Message], None]] = {
+            **dict.fromkeys(REPLIES, self._on_reply), **dict.fromkeys(COMPLETIONS.values(), self._on_completion),
+            "fault": self._on_fault, "booted": self._on_booted, "button": self._on_button,
+        }
+        self.traffic = Traffic()
         self._stats = None
         self.quality = LineQuality()
-        self._overdue_logged_at: float | None = None
-        self._overdue_unlogged = 0
+        self._overdue_log = _Throttle(OVERDUE_LOG_EVERY)
+        self._unexpected_log = _Throttle(UNEXPECTED_LOG_EVERY)
         self.identity: dict[str, Any] | None = None
         self.capabilities: Capabilities | None = None
         self.boot_id: int | None = None
@@ -194,15 +182,13 @@ class Table:
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
         self.identity, self.boot_id = identity, identity["boot_id"]
         self.capabilities = Capabilities.from_identity(identity)
-        self._schedule_heartbeat()
+        self._start_heartbeats()
         if reset:
-            self._on_event("mcu_reset", identity["boot_id"])
+            self._on_event(TableRebooted(identity["boot_id"]))
         return identity
 
     def close(self) -> None:
-        if self._heartbeat:
-            self._heartbeat.cancel()
-            self._heartbeat = None
+        self._cancel_tasks()
         if self._endpoint:
             endpoint, self._endpoint = self._endpoint, None
             endpoint.close()
@@ -226,7 +212,9 @@ class Table:
     def _send(self, name: str, args: dict[str, Any]) -> asyncio.Future:
         if self._endpoint is None:
             raise LinkLost("not connected")
-        self._endpoint.send(Message(name, args))  # a malformed message raises before anything waits
+        msg = Message(name, args)
+        self._endpoint.send(msg)  # a malformed message raises before anything waits
+        self.traffic.record(SENT, msg, self._now())
         future = asyncio.get_running_loop().create_future()
         self._replies.append((name, future))
         return future
@@ -253,8 +241,8 @@ class Table:
             log.warning("nothing heard from the table for %.0f s: the link is lost", waited)
             self._on_lost()
         else:
-            future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                         f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
+            future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                               f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
         return future.result()
 
     def _patience(self, before: tuple[int, int]) -> float:
@@ -272,13 +260,10 @@ class Table:
     def _warn_overdue(self, name: str, limit: float) -> None:
         if name == "heartbeat":
             return  # a late heartbeat is the line's doing: the line-quality warning says so
-        now = asyncio.get_running_loop().time()
-        if self._overdue_logged_at is not None and now - self._overdue_logged_at < OVERDUE_LOG_EVERY:
-            self._overdue_unlogged += 1
-            return
-        more = f" ({self._overdue_unlogged} more late replies since the last warning)" if self._overdue_unlogged else ""
-        log.warning("no reply to %s within %.1f s; probing the table%s", name, limit, more)
-        self._overdue_logged_at, self._overdue_unlogged = now, 0
+        held = self._overdue_log.allow(self._now())
+        if held is not None:
+            more = f" ({held} more late replies since the last warning)" if held else ""
+            log.warning("no reply to %s within %.1f s; probing the table%s", name, limit, more)
 
     def _heard(self) -> tuple[int, int]:
         """Frames heard from the table so far, and how many of them were damaged."""
@@ -323,8 +308,14 @@ class Table:
         code = Code.BUILD_TIMEOUT if name == "shuffle" else Code.OPERATION_TIMEOUT
         if _running(name, status):
             await self.stop()  # moving beyond its limit: stop all motion
-            raise Overdue(code, _SUBSYSTEM_OF[name], f"{name} still running after {limit:.0f} s; stopped")
-        raise Overdue(code, _SUBSYSTEM_OF[name], f"{name} ended without reporting its end within {limit:.0f} s")
+            raise self._overdue(code, SUBSYSTEM_OF[name], f"{name} still running after {limit:.0f} s; stopped")
+        raise self._overdue(code, SUBSYSTEM_OF[name], f"{name} ended without reporting its end within {limit:.0f} s")
+
+    def _overdue(self, code: int, subsystem: str, detail: str) -> Overdue:
+        """A fault the host declares, the recent messages logged as for the table's own."""
+        overdue = Overdue(code, subsystem, detail)
+        self._dump(f"the host gave up waiting, {overdue}")
+        return overdue
 
     # ---- typed operations ----
     async def _reported(self, name: str, **args: Any) -> Message:
@@ -339,7 +330,7 @@ class Table:
         status = dict((await self.command("get_status")).args)
         if problem := status_problem(status, self.capabilities):
             raise BadReport("get_status", problem)
-        status["sets"] = [_name(SET_LOCATIONS, s) for s in status["sets"]]
+        status["sets"] = [value_name(SET_LOCATIONS, s) for s in status["sets"]]
         return status
 
     async def configure(self, players: int, tiles: int, stacks: list[int]) -> None:
@@ -398,36 +389,49 @@ class Table:
 
     # ---- incoming ----
     def _on_message(self, msg: Message) -> None:
-        if msg.name in ("ok", "rejected", "identity", "status"):
-            self._on_reply(msg)
-        elif msg.name == "fault":
-            fault = Fault.from_event(msg)
-            self._fail_completions(TableFault(fault))
-            self._on_event("fault", fault)
-        elif msg.name == "booted":
-            self._on_booted(msg["boot_id"])
-        elif msg.name == "button":
-            self._on_event("button", (msg["seat"], _name(BUTTONS, msg["name"])))
+        self.traffic.record(RECEIVED, msg, self._now())
+        handler = self._handlers.get(msg.name)
+        if handler is None:
+            self._unexpected(msg, "a host's message, sent by the table")
         else:
-            future = self._completions.pop(msg.name, None)
-            if future and not future.done():
-                future.set_result(msg)
-            else:
-                self._on_event("unexpected", msg)
+            handler(msg)
+
+    def _on_completion(self, msg: Message) -> None:
+        future = self._completions.pop(msg.name, None)
+        if future and not future.done():
+            future.set_result(msg)
+        else:
+            self._unexpected(msg, "no operation was waiting for it")
+
+    def _on_fault(self, msg: Message) -> None:
+        fault = Fault.from_event(msg)
+        self._fail_completions(TableFault(fault))
+        self._dump(f"the table stopped on a fault, {fault.describe()}")
+        self._on_event(TableFaulted(fault))
+
+    def _on_button(self, msg: Message) -> None:
+        self._on_event(ButtonPressed(msg["seat"], value_name(BUTTONS, msg["name"])))
+
+    def _unexpected(self, msg: Message, why: str) -> None:
+        held = self._unexpected_log.allow(self._now())
+        if held is not None:
+            more = f" ({held} more unexpected messages since the last warning)" if held else ""
+            log.warning("unexpected %s from the table: %s%s", shown(msg.name, msg.args), why, more)
+        self._on_event(UnexpectedMessage(msg, why))
 
     def _on_reply(self, msg: Message) -> None:
         if not any(_answers(command, msg.name) for command, _ in self._replies):
             # No waiting command can get it: the answer to one sent before a reconnect (the
             # session resumed), whose caller was told the link was lost.
-            self._on_event("unexpected", msg)
+            self._unexpected(msg, "a reply to no waiting command (sent before the reconnect)")
             return
         # A command whose reply cannot be this one lost its reply (a table that never
         # answered it): fail it and match the reply to the next, so the queue stays in step.
         while self._replies and not _answers(self._replies[0][0], msg.name):
             command, future = self._replies.popleft()
             if not future.done():
-                future.set_exception(Overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                             f"the table answered later commands but not {command}"))
+                future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                                   f"the table answered later commands but not {command}"))
         command, future = self._replies.popleft()
         if future.done():
             return
@@ -436,11 +440,13 @@ class Table:
         else:
             future.set_result(msg)
 
-    def _on_booted(self, boot_id: int) -> None:
+    def _on_booted(self, msg: Message) -> None:
+        boot_id = msg["boot_id"]
         if boot_id == self.boot_id or self._identifying():
             return  # a table met at connect(), which compares its identity's boot id itself
         # The table rebooted: its session and everything in flight are gone.
-        self._on_event("mcu_reset", boot_id)
+        self._dump(f"the table rebooted (boot id {boot_id})")
+        self._on_event(TableRebooted(boot_id))
         self._fail_all(McuReset(f"table rebooted (boot id {boot_id})"))
 
     def _identifying(self) -> bool:
@@ -448,35 +454,55 @@ class Table:
         return any(command == "identify" for command, _ in self._replies)
 
     def _on_lost(self) -> None:
-        self._on_event("link_lost", None)
+        self._dump("the link to the table is lost")
+        self._on_event(LinkDropped())
         self.close()
+
+    def _dump(self, why: str) -> None:
+        self.traffic.dump(log, why, self._now())
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
 
     def _fail_completions(self, exc: Exception) -> None:
         for future in self._completions.values():
-            if not future.done():
-                future.set_exception(exc)
+            _fail(future, exc)
         self._completions.clear()
 
     def _fail_all(self, exc: Exception) -> None:
         self._fail_completions(exc)
         while self._replies:
             _, future = self._replies.popleft()
-            if not future.done():
-                future.set_exception(exc)
+            _fail(future, exc)
 
-    def _schedule_heartbeat(self) -> None:
+    # ---- background tasks ----
+    def _start_heartbeats(self) -> None:
+        self._heartbeat = self._spawn(self._heartbeats())
+
+    async def _heartbeats(self) -> None:
         # A third of the announced watchdog timeout leaves room for two lost heartbeats.
         interval = self.identity["heartbeat_timeout_ms"] / 3000
-        loop = asyncio.get_running_loop()
-        self._heartbeat = loop.call_later(interval, self._send_heartbeat)
+        while self._endpoint is not None:
+            await asyncio.sleep(interval)
+            self._spawn(self.command("heartbeat"))  # awaited beside the next beats: a late reply delays none
+            self.quality.sample(self._now())
 
-    def _send_heartbeat(self) -> None:
-        if self._endpoint is None:
-            return
-        task = asyncio.ensure_future(self.command("heartbeat"))
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())
-        self.quality.sample(asyncio.get_running_loop().time())
-        self._schedule_heartbeat()
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._reap)
+        return task
+
+    def _reap(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        failure = None if task.cancelled() else task.exception()
+        if failure is not None and not isinstance(failure, TableError):  # a table's failures surface as events
+            log.error("a background task of the table facade failed", exc_info=failure)
+
+    def _cancel_tasks(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
 
 
 def _host_link() -> Link:
@@ -500,7 +526,13 @@ async def _within(future: asyncio.Future, seconds: float) -> bool:
 
 
 def _answers(command: str, reply: str) -> bool:
-    return reply == "rejected" or reply == _ANSWERS.get(command, "ok")
+    return reply == "rejected" or reply == REPLY_OF[command]
+
+
+def _fail(future: asyncio.Future, exc: Exception) -> None:
+    if not future.done():
+        future.set_exception(exc)
+        future.exception()  # seen here: its waiter may be gone (a cancelled step or heartbeat)
 
 
 def _running(name: str, status: dict[str, Any]) -> bool:

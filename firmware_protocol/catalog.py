@@ -4,6 +4,10 @@ A message on the wire is its one-byte id followed by its fields, in order, littl
 with no padding (see PROTOCOL.md). In Python a message is a :class:`Message`: a name from
 the hardware vocabulary and a dict of plain values.
 
+The catalog is also the one source of what the messages mean together: each command's
+reply, each long operation's completion event and subsystem, and every enumeration with
+the fields it names. The host's table facade, the simulator and PROTOCOL.md read them here.
+
 Decoding never raises: an unknown id or a malformed payload comes back as a
 :class:`ProtocolError`, which the link reports to the other side and its user.
 """
@@ -31,6 +35,7 @@ class Field:
     name: str
     type: str
     doc: str = ""
+    values: tuple[str, ...] = ()  # an enumerated field: the name of each wire number, from 0
 
 
 @dataclass(frozen=True)
@@ -41,6 +46,9 @@ class Spec:
     kind: str  # "command", "reply" or "event"
     fields: tuple[Field, ...] = ()
     doc: str = ""
+    reply: str | None = None       # a command's answer besides `rejected`
+    completion: str | None = None  # a long operation's completion event
+    subsystem: str | None = None   # what a long operation moves: one operation per subsystem at a time
 
 
 @dataclass(frozen=True)
@@ -60,66 +68,83 @@ class ProtocolError:
     reason: str
 
 
-def _f(name: str, type_: str, doc: str = "") -> Field:
-    return Field(name, type_, doc)
+def _f(name: str, type_: str, doc: str = "", values: tuple[str, ...] = ()) -> Field:
+    return Field(name, type_, doc, values)
 
 
-# Set locations reported by get_status (PROTOCOL.md "Tile sets").
-SET_LOCATIONS = ("unknown", "on_table", "collected", "shuffling", "stacked", "raising")
+def _command(id_: int, name: str, fields: tuple[Field, ...] = (), doc: str = "", *, reply: str = "ok",
+             completion: str | None = None, subsystem: str | None = None) -> Spec:
+    return Spec(id_, name, HOST_TO_TABLE, "command", fields, doc, reply, completion, subsystem)
+
+
+# The enumerations: a field's wire number is the index of its name. Append only: the
+# numbers are the wire's.
+SUBSYSTEMS = ("none", "centre", "shuffler", "lifts", "dice", "separator", "dora", "marker", "lid", "host_link")
+SENSORS = ("none", "hopper", "shuffler_exit", "stacker", "lift_0", "lift_1", "lift_2", "lift_3", "separator",
+           "dora_arm", "centre_plate")
+SET_LOCATIONS = ("unknown", "on_table", "collected", "shuffling", "stacked", "raising")  # PROTOCOL.md "Tile sets"
 BUTTONS = ("start", "dice", "hand_end", "riichi", "ok", "pause")
 DISPLAY_MODES = ("score", "difference", "rank")
-WIND_MARKER_KINDS = ("none", "lamp", "motorised")  # identity.wind_marker
-OPERATIONS = (
+WIND_MARKER_KINDS = ("none", "lamp", "motorised")
+OPERATIONS = (  # idle, then the long operations
     "idle", "collect_tiles", "shuffle", "raise_walls", "roll_dice",
     "separate_dead_wall", "flip_dora", "set_wind_marker",
 )
+NO_SEAT = 0xFF  # a seat field's "no seat": set_dealer_lamp(NO_SEAT) switches the lamp off
+ENUMERATIONS: dict[str, tuple[str, ...]] = {
+    "subsystem": SUBSYSTEMS, "sensor": SENSORS, "set location": SET_LOCATIONS, "operation": OPERATIONS,
+    "button": BUTTONS, "display mode": DISPLAY_MODES, "wind marker": WIND_MARKER_KINDS,
+}
 
 _SPECS: tuple[Spec, ...] = (
     # --- commands, host -> table (0x10-0x3f) ---
-    Spec(0x10, "identify", HOST_TO_TABLE, "command",
-         (_f("protocol_version", "u8", "the host's PROTOCOL_VERSION; this payload never changes"),),
-         "Start a session. Reply: identity, or rejected VERSION_MISMATCH."),
-    Spec(0x11, "heartbeat", HOST_TO_TABLE, "command", (), "Keep the watchdog fed. Reply: ok."),
-    Spec(0x12, "get_status", HOST_TO_TABLE, "command", (), "Reply: status."),
-    Spec(0x13, "configure", HOST_TO_TABLE, "command",
-         (_f("players", "u8", "3 or 4"), _f("tiles", "u16", "tiles in a set; must be the table's"),
-          _f("stacks", "u8[]", "stacks per side, seat 0 first")),
-         "Select the tile set geometry for the next stacking. Reply: ok or rejected."),
-    Spec(0x14, "collect_tiles", HOST_TO_TABLE, "command", (),
-         "Open the centre, take the played tiles in, close. Ends with tiles_collected."),
-    Spec(0x15, "shuffle", HOST_TO_TABLE, "command", (),
-         "Shuffle and stack the collected set inside. Ends with shuffle_done."),
-    Spec(0x16, "raise_walls", HOST_TO_TABLE, "command", (), "Raise the stacked set. Ends with walls_raised."),
-    Spec(0x17, "roll_dice", HOST_TO_TABLE, "command", (_f("count", "u8", "number of dice"),),
-         "Ends with dice_rolled."),
-    Spec(0x18, "separate_dead_wall", HOST_TO_TABLE, "command",
-         (_f("breaker", "u8", "seat"), _f("position", "u8", "break after this stack, counted from the right"),
-          _f("length", "u8", "dead wall stacks")),
-         "Ends with dead_wall_separated."),
-    Spec(0x19, "flip_dora", HOST_TO_TABLE, "command",
-         (_f("seat", "u8", "wall owner"), _f("stack", "u8", "stack number, 1 = rightmost as seen by the owner")),
-         "Turn the top tile of the stack face up. Ends with dora_flipped."),
-    Spec(0x1A, "show_scores", HOST_TO_TABLE, "command",
-         (_f("scores", "i32[]", "per seat"), _f("mode", "u8", "0 score, 1 difference, 2 rank"),
-          _f("dealer", "u8", "seat")),
-         "Seat displays. Reply: ok."),
-    Spec(0x1B, "show_round", HOST_TO_TABLE, "command",
-         (_f("wind", "u8", "prevailing wind 0-3"), _f("hand", "u8", "1-4"), _f("honba", "u8", "counters"),
-          _f("riichi_sticks", "u8", "sticks on the table")),
-         "Centre display. Reply: ok."),
-    Spec(0x1C, "set_wind_marker", HOST_TO_TABLE, "command",
-         (_f("wind", "u8", "prevailing wind 0-3"), _f("seat", "u8", "the seat the marker faces")),
-         "Ends with wind_marker_set."),
-    Spec(0x1D, "set_dealer_lamp", HOST_TO_TABLE, "command", (_f("seat", "u8", "dealer seat; 255 = off"),),
-         "Reply: ok."),
-    Spec(0x1E, "show_error", HOST_TO_TABLE, "command",
-         (_f("code", "u16", "shown as E<code>; 0 clears"), _f("seats", "u8", "bit mask, 0 = all")),
-         "Reply: ok."),
-    Spec(0x1F, "stop", HOST_TO_TABLE, "command", (), "Stop all motion now. Reply: ok."),
-    Spec(0x20, "resume", HOST_TO_TABLE, "command", (), "Clear a stop or fault. Reply: ok or rejected."),
-    Spec(0x21, "show_text", HOST_TO_TABLE, "command",
-         (_f("seats", "u8", "bit mask, 0 = centre"), _f("text", "str", "UTF-8, empty clears")),
-         "Free text on displays (waiting, dora position, final standings). Reply: ok."),
+    _command(0x10, "identify",
+             (_f("protocol_version", "u8", "the host's PROTOCOL_VERSION; this payload never changes"),),
+             "Start a session. Reply: identity, or rejected VERSION_MISMATCH.", reply="identity"),
+    _command(0x11, "heartbeat", (), "Keep the watchdog fed. Reply: ok."),
+    _command(0x12, "get_status", (), "Reply: status.", reply="status"),
+    _command(0x13, "configure",
+             (_f("players", "u8", "3 or 4"), _f("tiles", "u16", "tiles in a set; must be the table's"),
+              _f("stacks", "u8[]", "stacks per side, seat 0 first")),
+             "Select the tile set geometry for the next stacking. Reply: ok or rejected."),
+    _command(0x14, "collect_tiles", (),
+             "Open the centre, take the played tiles in, close. Ends with tiles_collected.",
+             completion="tiles_collected", subsystem="centre"),
+    _command(0x15, "shuffle", (),
+             "Shuffle and stack the collected set inside. Ends with shuffle_done.",
+             completion="shuffle_done", subsystem="shuffler"),
+    _command(0x16, "raise_walls", (), "Raise the stacked set. Ends with walls_raised.",
+             completion="walls_raised", subsystem="lifts"),
+    _command(0x17, "roll_dice", (_f("count", "u8", "number of dice"),),
+             "Ends with dice_rolled.", completion="dice_rolled", subsystem="dice"),
+    _command(0x18, "separate_dead_wall",
+             (_f("breaker", "u8", "seat"), _f("position", "u8", "break after this stack, counted from the right"),
+              _f("length", "u8", "dead wall stacks")),
+             "Ends with dead_wall_separated.", completion="dead_wall_separated", subsystem="separator"),
+    _command(0x19, "flip_dora",
+             (_f("seat", "u8", "wall owner"), _f("stack", "u8", "stack number, 1 = rightmost as seen by the owner")),
+             "Turn the top tile of the stack face up. Ends with dora_flipped.",
+             completion="dora_flipped", subsystem="dora"),
+    _command(0x1A, "show_scores",
+             (_f("scores", "i32[]", "per seat"), _f("mode", "u8", "0 score, 1 difference, 2 rank", DISPLAY_MODES),
+              _f("dealer", "u8", "seat")),
+             "Seat displays. Reply: ok."),
+    _command(0x1B, "show_round",
+             (_f("wind", "u8", "prevailing wind 0-3"), _f("hand", "u8", "1-4"), _f("honba", "u8", "counters"),
+              _f("riichi_sticks", "u8", "sticks on the table")),
+             "Centre display. Reply: ok."),
+    _command(0x1C, "set_wind_marker",
+             (_f("wind", "u8", "prevailing wind 0-3"), _f("seat", "u8", "the seat the marker faces")),
+             "Ends with wind_marker_set.", completion="wind_marker_set", subsystem="marker"),
+    _command(0x1D, "set_dealer_lamp", (_f("seat", "u8", "dealer seat; 255 = off"),), "Reply: ok."),
+    _command(0x1E, "show_error",
+             (_f("code", "u16", "shown as E<code>; 0 clears"), _f("seats", "u8", "bit mask, 0 = all")),
+             "Reply: ok."),
+    _command(0x1F, "stop", (), "Stop all motion now. Reply: ok."),
+    _command(0x20, "resume", (), "Clear a stop or fault. Reply: ok or rejected."),
+    _command(0x21, "show_text",
+             (_f("seats", "u8", "bit mask, 0 = centre"), _f("text", "str", "UTF-8, empty clears")),
+             "Free text on displays (waiting, dora position, final standings). Reply: ok."),
     # --- replies, table -> host (0x40-0x4f): exactly one per command, in command order ---
     Spec(0x40, "ok", TABLE_TO_HOST, "reply", (), "Command accepted (a long operation has started)."),
     Spec(0x41, "rejected", TABLE_TO_HOST, "reply",
@@ -134,15 +159,15 @@ _SPECS: tuple[Spec, ...] = (
           _f("dice", "u8", "number of dice"), _f("dead_wall_separator", "bool", "has a separator"),
           _f("dora_flipper", "bool", "has a dora flipper"), _f("seat_displays", "bool", "has seat displays"),
           _f("centre_display", "bool", "has a centre display"),
-          _f("wind_marker", "u8", "0 none, 1 lamp, 2 motorised"),
+          _f("wind_marker", "u8", "0 none, 1 lamp, 2 motorised", WIND_MARKER_KINDS),
           _f("seat_buttons", "bool", "has seat buttons"),
           _f("heartbeat_timeout_ms", "u16", "watchdog timeout"), _f("frame_size", "u8", "largest frame, 64"),
           _f("receive_window", "u8", "frames the host may have unacknowledged")),
          "Capabilities."),
     Spec(0x43, "status", TABLE_TO_HOST, "reply",
-         (_f("boot_id", "u32", "as in identity"), _f("operation", "u8", "index in OPERATIONS"),
+         (_f("boot_id", "u32", "as in identity"), _f("operation", "u8", "index in OPERATIONS", OPERATIONS),
           _f("fault", "u16", "0 = none"), _f("stopped", "bool", "after stop or a fault, until resume"),
-          _f("centre_open", "bool", "the centre plate is open"), _f("sets", "u8[]", "location per tile set"),
+          _f("centre_open", "bool", "the centre plate is open"), _f("sets", "u8[]", "location per tile set", SET_LOCATIONS),
           _f("walls_up", "bool", "a set stands on the table"),
           _f("dead_wall_separated", "bool", "in the walls standing"),
           _f("dora_flipped", "u8", "indicators turned face up"), _f("wind", "u8", "wind marker's wind"),
@@ -160,10 +185,10 @@ _SPECS: tuple[Spec, ...] = (
     Spec(0x56, "wind_marker_set", TABLE_TO_HOST, "event",
          (_f("wind", "u8", "as commanded"), _f("seat", "u8", "as commanded"))),
     Spec(0x57, "button", TABLE_TO_HOST, "event",
-         (_f("seat", "u8", "where it was pressed"), _f("name", "u8", "index in BUTTONS"))),
+         (_f("seat", "u8", "where it was pressed"), _f("name", "u8", "index in BUTTONS", BUTTONS))),
     Spec(0x58, "fault", TABLE_TO_HOST, "event",
-         (_f("code", "u16", "2xx code"), _f("subsystem", "u8", "index in SUBSYSTEMS"),
-          _f("sensor", "u8", "index in SENSORS"), _f("expected", "u16", "TILE_COUNT: tiles expected"),
+         (_f("code", "u16", "2xx code"), _f("subsystem", "u8", "index in SUBSYSTEMS", SUBSYSTEMS),
+          _f("sensor", "u8", "index in SENSORS", SENSORS), _f("expected", "u16", "TILE_COUNT: tiles expected"),
           _f("counted", "u16", "TILE_COUNT: tiles counted")),
          "Motion has stopped. Fields beyond code are 0 where they do not apply."),
     Spec(0x59, "booted", TABLE_TO_HOST, "event", (_f("boot_id", "u32", "the new boot id"),),
@@ -175,6 +200,21 @@ BY_ID: dict[int, Spec] = {s.id: s for s in _SPECS}
 COMMANDS = tuple(s.name for s in _SPECS if s.kind == "command")
 REPLIES = tuple(s.name for s in _SPECS if s.kind == "reply")
 EVENTS = tuple(s.name for s in _SPECS if s.kind == "event")
+
+# Each command's answer, and each long operation's completion event and subsystem, by command.
+REPLY_OF: dict[str, str] = {s.name: s.reply for s in _SPECS if s.kind == "command"}
+COMPLETIONS: dict[str, str] = {s.name: s.completion for s in _SPECS if s.completion}
+SUBSYSTEM_OF: dict[str, str] = {s.name: s.subsystem for s in _SPECS if s.subsystem}
+
+
+def enumerated_fields() -> list[tuple[Spec, Field]]:
+    """Every field whose wire number names a value, in catalog order (for the docs)."""
+    return [(s, f) for s in _SPECS for f in s.fields if f.values]
+
+
+def value_name(values: tuple[str, ...], number: int) -> str:
+    """The name of an enumerated wire number; one the catalog does not know stays visible."""
+    return values[number] if 0 <= number < len(values) else f"#{number}"
 
 
 class EncodeError(ValueError):

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from enum import IntEnum
 
+# The fault's subsystem and sensor are enumerations, kept with the others in the catalog;
+# named here too for the docs generator, which still reads them from this module.
+
 
 class Code(IntEnum):
     # 1xx: rejected commands
@@ -41,9 +44,6 @@ class Code(IntEnum):
     STORE_FAILED = 305        # host: the state database refused a write (disk full); never on the line
 
 
-SUBSYSTEMS = ("none", "centre", "shuffler", "lifts", "dice", "separator", "dora", "marker", "lid", "host_link")
-SENSORS = ("none", "hopper", "shuffler_exit", "stacker", "lift_0", "lift_1", "lift_2", "lift_3", "separator",
-           "dora_arm", "centre_plate")
 
 
 def describe(code: int) -> str:

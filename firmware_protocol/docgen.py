@@ -63,15 +63,6 @@ def code_table() -> str:
 
 # Where each enumeration of the catalog (and codes.py) is used on the wire. The test suite
 # checks that every enumeration the two modules define is here.
-ENUMERATION_FIELDS = {
-    "SUBSYSTEMS": "subsystem (`fault.subsystem`)",
-    "SENSORS": "sensor (`fault.sensor`)",
-    "SET_LOCATIONS": "set location (`status.sets[i]`)",
-    "OPERATIONS": "operation (`status.operation`)",
-    "BUTTONS": "button (`button.name`)",
-    "DISPLAY_MODES": "display mode (`show_scores.mode`)",
-    "WIND_MARKER_KINDS": "wind marker (`identity.wind_marker`)",
-}
 _NOT_ENUMERATIONS = {"TYPES", "COMMANDS", "REPLIES", "EVENTS"}
 
 
@@ -87,10 +78,12 @@ def defined_enumerations() -> dict[str, tuple[str, ...]]:
 
 
 def enumerations() -> str:
-    defined = defined_enumerations()
+    """The catalog's enumerations, each with the fields that carry it."""
     rows = ["| field | values (index: name) |", "|---|---|"]
-    rows += [f"| {what} | {', '.join(f'{i}: {n}' for i, n in enumerate(defined[name]))} |"
-             for name, what in ENUMERATION_FIELDS.items()]
+    for what, names in catalog.ENUMERATIONS.items():
+        fields = ", ".join(f"`{s.name}.{f.name}{'[i]' if f.type.endswith('[]') else ''}`"
+                           for s, f in catalog.enumerated_fields() if f.values is names)
+        rows.append(f"| {what} ({fields}) | {', '.join(f'{i}: {n}' for i, n in enumerate(names))} |")
     return "\n".join(rows) + "\n"
 
 
@@ -115,14 +108,12 @@ def buttons() -> str:
 
 
 def subsystems() -> str:
-    """Each long operation's subsystem (the simulator's) and completion (the host's)."""
-    from controller.table import COMPLETIONS  # until the catalog carries both (Spec)
-    from sim.interlocks import SUBSYSTEM
+    """Each long operation's subsystem and completion event, from the catalog."""
     fields = {spec.name: spec.fields for spec in BY_ID.values()}
     rows = ["| command | subsystem | completion event |", "|---|---|---|"]
-    for command, done in COMPLETIONS.items():
+    for command, done in catalog.COMPLETIONS.items():
         args = ", ".join(f.name for f in fields[done])
-        rows.append(f"| {command} | {SUBSYSTEM[command]} | `{done}{f'({args})' if args else ''}` |")
+        rows.append(f"| {command} | {catalog.SUBSYSTEM_OF[command]} | `{done}{f'({args})' if args else ''}` |")
     return "\n".join(rows) + "\n"
 
 

@@ -7,7 +7,7 @@ seconds since power-on.
 Scenario file (every section optional)::
 
     link: {corrupt: 0.01, drop: 0.01}    # firmware_protocol.transport.Impairment fields
-    jam: [{shuffle: 2, sensor: stacker}]  # sensor: a name from codes.SENSORS
+    jam: [{shuffle: 2, sensor: stacker}]  # sensor: a name from catalog.SENSORS
     missing_tile: [1]                    # these collects lose a tile: count 135
     extra_tile: [3]                      # these collects take in a stray tile: count 137
     lift_stuck: [{raise: 2, lift: 1}]     # lift = the seat whose lift sticks
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_protocol.codes import SENSORS
+from firmware_protocol.catalog import SENSORS
 from firmware_protocol.transport import Impairment
 from sim import strict_yaml
 from sim.strict_yaml import Choice, ConfigError, Optional

@@ -11,15 +11,15 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from firmware_protocol.catalog import (BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, WIND_MARKER_KINDS,
-                                       Message, ProtocolError)
+from firmware_protocol.catalog import (BUTTONS, NO_SEAT, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS,
+                                       SUBSYSTEM_OF, WIND_MARKER_KINDS, Message, ProtocolError)
 from firmware_protocol.codes import Code
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.frame import MAX_PAYLOAD
 from firmware_protocol.link import FIRST_MESSAGE_ID, Link
 from firmware_protocol.transport import ByteTransport
 from sim.faults import FaultPlan
-from sim.interlocks import NO_SEAT, SUBSYSTEM, refusal
+from sim.interlocks import refusal
 from sim.mechanics import Fault, Mechanics
 from sim.model import Round, TableModel
 from sim.trace import Trace
@@ -121,7 +121,7 @@ class Firmware:
         refused = refusal(self.model, self.stopped, msg.name, msg.args)
         if refused:
             return rejected(refused.code, refused.detail)
-        if msg.name in SUBSYSTEM:
+        if msg.name in SUBSYSTEM_OF:
             self.mechanics.start(msg.name, msg.args)
             return OK
         return getattr(self, "_" + msg.name)(msg.args) or OK

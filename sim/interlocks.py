@@ -11,18 +11,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_protocol.catalog import DISPLAY_MODES
+from firmware_protocol.catalog import DISPLAY_MODES, NO_SEAT, SUBSYSTEM_OF
 from firmware_protocol.codes import Code
 from sim.model import TableModel
 from sim.profile import Profile
 from sim.walls import SEATS
-
-# The subsystem each motion command drives: one operation per subsystem at a time.
-SUBSYSTEM = {
-    "collect_tiles": "centre", "shuffle": "shuffler", "raise_walls": "lifts", "roll_dice": "dice",
-    "separate_dead_wall": "separator", "flip_dora": "dora", "set_wind_marker": "marker",
-}
-NO_SEAT = 0xFF  # set_dealer_lamp(NO_SEAT) switches the lamp off
 
 
 @dataclass(frozen=True)
@@ -43,14 +36,15 @@ def refusal(model: TableModel, stopped: bool, name: str, args: Args) -> Refusal 
         return Refusal(Code.BAD_ARGUMENT, bad)
     if name == "resume" and model.lid_open:
         return Refusal(Code.LID_OPEN, "close the lid first")
-    if name not in SUBSYSTEM:
+    subsystem = SUBSYSTEM_OF.get(name)  # one operation per subsystem at a time
+    if subsystem is None:
         return None
     if stopped:
         return Refusal(Code.STOPPED, "motion is stopped: resume first")
     if model.lid_open:
         return Refusal(Code.LID_OPEN, "the lid is open")
-    if SUBSYSTEM[name] in model.motion:
-        return Refusal(Code.BUSY, f"{SUBSYSTEM[name]} is busy with {model.motion[SUBSYSTEM[name]]}")
+    if subsystem in model.motion:
+        return Refusal(Code.BUSY, f"{subsystem} is busy with {model.motion[subsystem]}")
     rule = _STATE_RULES.get(name)
     return rule(model) if rule else None
 

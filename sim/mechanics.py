@@ -1,7 +1,7 @@
 """The table's motors: each accepted motion command runs as one loop timer.
 
-An operation's outcome — its completion event, or a `Fault` — is worked out when its
-timer fires, and only then does the model change; aborting cancels the timer, so the
+An operation's outcome — its completion event (named in the catalog), or a `Fault` — is
+worked out when its timer fires, and only then does the model change; aborting cancels the timer, so the
 table stays as it was before the operation. Durations come from the profile, divided by
 `speed`; on the virtual-time loop they cost nothing. Injected mechanical faults (see
 `sim.faults`) replace an operation's outcome and, where it stalls, its duration.
@@ -14,10 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_protocol.catalog import Message
-from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code
+from firmware_protocol.catalog import COMPLETIONS, SENSORS, SUBSYSTEM_OF, SUBSYSTEMS, Message
+from firmware_protocol.codes import Code
 from sim.faults import FaultPlan
-from sim.interlocks import SUBSYSTEM
 from sim.model import DeadWall, TableModel
 from sim.walls import Position
 
@@ -36,7 +35,8 @@ class Fault:
                                  "counted": self.counted})
 
 
-Outcome = Callable[[], "Message | Fault"]
+Args = dict[str, Any]
+Outcome = Callable[[], "Args | Fault"]  # the completion's fields, or the fault that stopped it
 Plan = tuple[float, Outcome]  # (seconds at speed 1, outcome when they have passed)
 
 
@@ -54,9 +54,9 @@ class Mechanics:
     def start(self, name: str, args: dict[str, Any]) -> None:
         self.started[name] += 1
         seconds, outcome = getattr(self, "_" + name)(self.started[name], args)
-        subsystem = SUBSYSTEM[name]
+        subsystem = SUBSYSTEM_OF[name]
         self.model.motion[subsystem] = name
-        self._timers[subsystem] = self._loop.call_later(seconds / self.speed, self._finish, subsystem, outcome)
+        self._timers[subsystem] = self._loop.call_later(seconds / self.speed, self._finish, name, outcome)
 
     def abort_all(self) -> None:
         """Stop every motor at once; aborted operations report nothing."""
@@ -65,14 +65,16 @@ class Mechanics:
         self._timers.clear()
         self.model.motion.clear()
 
-    def _finish(self, subsystem: str, outcome: Outcome) -> None:
+    def _finish(self, name: str, outcome: Outcome) -> None:
+        subsystem = SUBSYSTEM_OF[name]
         del self._timers[subsystem], self.model.motion[subsystem]
-        self._on_outcome(outcome())
+        result = outcome()
+        self._on_outcome(result if isinstance(result, Fault) else Message(COMPLETIONS[name], result))
 
     # --- one plan per motion command: (duration, outcome) ---------------------------
     def _collect_tiles(self, n: int, args: dict) -> Plan:
         stray = (n in self.faults.extra_tile) - (n in self.faults.missing_tile)
-        return self._timings.collect, lambda: Message("tiles_collected", {"count": self.model.collect(stray)})
+        return self._timings.collect, lambda: {"count": self.model.collect(stray)}
 
     def _shuffle(self, n: int, args: dict) -> Plan:
         if n in self.faults.build_timeout:  # the stacker stalls until the build limit trips
@@ -81,45 +83,45 @@ class Mechanics:
             return self._timings.shuffle / 2, lambda: Fault(Code.JAM, "shuffler", self.faults.jam[n])
         return self._timings.shuffle, self._stack
 
-    def _stack(self) -> Message | Fault:
+    def _stack(self) -> Args | Fault:
         tiles = self.model.set_at("collected")
         expected, counted = self.model.profile.tiles, len(tiles.tiles)
         if counted != expected:
             return Fault(Code.TILE_COUNT, "shuffler", "shuffler_exit", expected, counted)
         self.model.stack(tiles)
-        return Message("shuffle_done", {"count": counted})
+        return {"count": counted}
 
     def _raise_walls(self, n: int, args: dict) -> Plan:
         if n in self.faults.lift_stuck:
             return self._timings.raise_walls, lambda: Fault(Code.LIFT_STUCK, "lifts",
                                                             f"lift_{self.faults.lift_stuck[n]}")
-        def done() -> Message:
+        def done() -> Args:
             self.model.raise_walls()
-            return Message("walls_raised")
+            return {}
         return self._timings.raise_walls, done
 
     def _roll_dice(self, n: int, args: dict) -> Plan:
-        def done() -> Message:
+        def done() -> Args:
             values = list(self.model.roll_dice(args["count"]))
-            return Message("dice_rolled", {"values": self.faults.bad_dice.get(n, values)})  # a lying table
+            return {"values": self.faults.bad_dice.get(n, values)}  # a lying table
         return self._timings.dice, done
 
     def _separate_dead_wall(self, n: int, args: dict) -> Plan:
-        def done() -> Message:
+        def done() -> Args:
             self.model.dead_wall = DeadWall(args["breaker"], args["position"], args["length"])
-            return Message("dead_wall_separated")
+            return {}
         return self._timings.separate, done
 
     def _flip_dora(self, n: int, args: dict) -> Plan:
-        def done() -> Message:
+        def done() -> Args:
             self.model.flip_dora(Position(args["seat"], args["stack"]))
-            return Message("dora_flipped", dict(args))
+            return dict(args)
         return self._timings.dora_flip, done
 
     def _set_wind_marker(self, n: int, args: dict) -> Plan:
-        def done() -> Message:
+        def done() -> Args:
             self.model.wind_marker.wind, self.model.wind_marker.seat = args["wind"], args["seat"]
-            return Message("wind_marker_set", dict(args))
+            return dict(args)
         motorised = self.model.profile.wind_marker == "motorised"
         return (self._timings.marker if motorised else 0.0), done
 

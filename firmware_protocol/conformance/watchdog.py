@@ -1,7 +1,8 @@
 """§Heartbeat and watchdog: commands keep the table going; silence stops it with WATCHDOG."""
 from __future__ import annotations
 
-from ..codes import SUBSYSTEMS, Code
+from ..catalog import SUBSYSTEMS
+from ..codes import Code
 from .check import check
 from .kit import Kit
 from .probe import CheckFailed

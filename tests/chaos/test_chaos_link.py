@@ -9,6 +9,7 @@ import pytest
 
 from controller.simulation import run_game
 from controller.table import Table
+from controller.table_events import UnexpectedMessage
 from firmware_protocol.transport import Impairment
 from firmware_protocol.virtual_time import run_virtual
 from sim.serve import connect_in_process
@@ -43,7 +44,8 @@ async def _drive_noisy_table(commands: int):
     loop = asyncio.get_running_loop()
     table = SimulatedTable(seed=1)
     unexpected = []
-    host = Table(lambda: _connect(loop, table), on_event=lambda kind, v: kind == "unexpected" and unexpected.append(v))
+    host = Table(lambda: _connect(loop, table),
+                 on_event=lambda e: isinstance(e, UnexpectedMessage) and unexpected.append(e.message))
     sent, replies = [], []
     command = host.command
 

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import asyncio
 
-from firmware_protocol.catalog import Message
+from firmware_protocol.catalog import SUBSYSTEM_OF, Message
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import SEQ_MOD, Link
 from sim import SimulatedTable
 from sim.firmware import OK, Firmware
-from sim.interlocks import SUBSYSTEM
 from sim.profile import CONFIG_DIR
 
 TABLES = CONFIG_DIR / "tables"
@@ -22,7 +21,7 @@ class IgnoresBusy(Firmware):
     """Restarts a moving subsystem's operation instead of refusing BUSY."""
 
     def _execute(self, msg: Message) -> Message:
-        subsystem = SUBSYSTEM.get(msg.name)
+        subsystem = SUBSYSTEM_OF.get(msg.name)
         if self.identified and not self.stopped and subsystem in self.model.motion:
             self.mechanics._timers.pop(subsystem).cancel()
             del self.model.motion[subsystem]

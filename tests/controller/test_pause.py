@@ -7,13 +7,13 @@ import dataclasses
 
 import pytest
 
+from firmware_protocol.catalog import COMPLETIONS
 from firmware_protocol.codes import Code
 from sim.faults import FaultPlan
 from sim.profile import DEFAULT_PROFILE, load_profile
 
 from controller.controller import ControlError
 from controller.simulation import run_game
-from controller.table import COMPLETIONS
 
 from ..support.retry import press_retry
 

@@ -18,7 +18,7 @@ async def stall_when(controller, ready) -> None:
         await asyncio.sleep(0.25)
     controller.table._heartbeat.cancel()
     await asyncio.sleep(WATCHDOG + 1)
-    controller.table._schedule_heartbeat()
+    controller.table._start_heartbeats()
 
 
 def stall_while_raising():

@@ -1,11 +1,19 @@
+import asyncio
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_protocol.catalog import BY_ID, BY_NAME, EncodeError, Message, ProtocolError, decode_message, \
-    encode_message
+from controller.table import Table
+from firmware_protocol.catalog import (BUTTONS, BY_ID, BY_NAME, COMPLETIONS, ENUMERATIONS, OPERATIONS, REPLY_OF,
+                                       SUBSYSTEM_OF, SUBSYSTEMS, EncodeError, Message, ProtocolError, decode_message,
+                                       encode_message, enumerated_fields, value_name)
 from firmware_protocol.frame import MAX_PAYLOAD
 from firmware_protocol.vectors import EXAMPLES
+from firmware_protocol.virtual_time import run_virtual
+from sim.profile import DEFAULT_PROFILE
+from sim.serve import connect_in_process
+from sim.table import SimulatedTable
 
 VALUES = {
     "u8": st.integers(0, 0xFF), "u16": st.integers(0, 0xFFFF), "u32": st.integers(0, 0xFFFFFFFF),
@@ -52,3 +60,87 @@ def test_decoding_arbitrary_payloads_never_raises(msg_id, payload):
 def test_building_a_wrong_message_raises_at_once(msg):
     with pytest.raises(EncodeError):
         encode_message(msg)
+
+
+# ---- the catalog's tables are complete, and the simulator and the facade follow them
+
+LONG_OPERATIONS = OPERATIONS[1:]  # status.operation: idle, then each long operation
+
+
+def test_every_long_operation_has_one_completion_event_and_one_subsystem_of_its_own():
+    assert set(COMPLETIONS) == set(SUBSYSTEM_OF) == set(LONG_OPERATIONS)
+    for name in LONG_OPERATIONS:
+        assert BY_NAME[name].kind == "command"
+        assert BY_NAME[COMPLETIONS[name]].kind == "event", name
+        assert SUBSYSTEM_OF[name] in SUBSYSTEMS, name
+    # The facade matches a completion by its event's name, the table runs one operation per subsystem.
+    assert len(set(COMPLETIONS.values())) == len(set(SUBSYSTEM_OF.values())) == len(LONG_OPERATIONS)
+
+
+def test_every_command_names_its_reply_and_nothing_else_claims_one():
+    for spec in BY_NAME.values():
+        if spec.kind == "command":
+            assert BY_NAME[spec.reply].kind == "reply" and spec.reply != "rejected", spec.name
+        else:
+            assert (spec.reply, spec.completion, spec.subsystem) == (None, None, None), spec.name
+    assert set(REPLY_OF) == {s.name for s in BY_NAME.values() if s.kind == "command"}
+
+
+def test_every_enumeration_names_the_values_of_a_field_and_every_enumerated_field_has_one():
+    enumerated = enumerated_fields()
+    assert {f.values for _, f in enumerated} == set(ENUMERATIONS.values())
+    assert {(s.name, f.name) for s, f in enumerated} == {
+        ("show_scores", "mode"), ("identity", "wind_marker"), ("status", "operation"), ("status", "sets"),
+        ("button", "name"), ("fault", "subsystem"), ("fault", "sensor")}
+    for names in ENUMERATIONS.values():
+        assert len(set(names)) == len(names) and all(names)
+
+
+def test_an_enumerated_number_the_catalog_does_not_know_stays_visible():
+    assert value_name(BUTTONS, BUTTONS.index("riichi")) == "riichi"
+    assert value_name(BUTTONS, len(BUTTONS)) == f"#{len(BUTTONS)}"
+
+
+# Each long operation in an order the table's interlocks allow, from power-on (one set
+# stacked, one collected): the shuffle runs while the others follow.
+HAND_CYCLE = [("raise_walls", {}), ("shuffle", {}), ("roll_dice", {"count": 2}),
+              ("separate_dead_wall", {"breaker": 1, "position": 5, "length": 7}), ("flip_dora", {"seat": 1, "stack": 3}),
+              ("set_wind_marker", {"wind": 1, "seat": 2}), ("collect_tiles", {})]
+
+
+def test_the_hand_cycle_runs_every_long_operation():
+    assert sorted(name for name, _ in HAND_CYCLE) == sorted(LONG_OPERATIONS)
+
+
+def test_the_simulator_and_the_facade_run_each_long_operation_as_the_catalog_says():
+    """While it runs, the simulator moves the catalog's subsystem and reports the operation
+    in its status; it ends with the catalog's completion, which ends the facade's wait."""
+    async def cycle():
+        loop = asyncio.get_running_loop()
+        sim = SimulatedTable(DEFAULT_PROFILE)
+
+        async def connect():
+            return connect_in_process(loop, sim)
+        host = Table(connect)
+        await host.connect()
+        seen = []
+        for name, args in HAND_CYCLE:
+            running = asyncio.ensure_future(host.operation(name, **args))
+            await asyncio.sleep(0)  # the command is sent
+            status = await host.get_status()  # answered after the command's `ok`: the operation runs
+            moving = dict(sim.model.motion)
+            done = await running
+            seen.append((name, moving.get(SUBSYSTEM_OF[name]), _reported_operation(name, status), done.name))
+        host.close()
+        sim.close()
+        return seen
+
+    for name, moving, reported, done in run_virtual(cycle()):
+        assert (moving, reported, done) == (name, name, COMPLETIONS[name])
+
+
+def _reported_operation(name: str, status: dict) -> str:
+    """The shuffle runs beside the others: the status shows it as its set's location."""
+    if name == "shuffle":
+        return name if "shuffling" in status["sets"] else "not shuffling"
+    return OPERATIONS[status["operation"]]

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from controller.table import Interrupted, McuReset, Rejected, Table
+from controller.table_events import TableEvent, TableRebooted
 from firmware_protocol.codes import Code
 from firmware_protocol.transport import Impairment, SerialTransport
 from firmware_protocol.virtual_time import run_virtual
@@ -31,13 +32,13 @@ class Events:
     fault, button, unexpected), in order. The one place the suite hooks into its events."""
 
     def __init__(self) -> None:
-        self.seen: list[tuple[str, object]] = []
+        self.seen: list[TableEvent] = []
 
-    def __call__(self, kind: str, value: object) -> None:
-        self.seen.append((kind, value))
+    def __call__(self, event: TableEvent) -> None:
+        self.seen.append(event)
 
-    def of(self, kind: str) -> list:
-        return [value for seen, value in self.seen if seen == kind]
+    def of(self, kind: type[TableEvent]) -> list[TableEvent]:
+        return [event for event in self.seen if isinstance(event, kind)]
 
 
 @dataclass
@@ -224,7 +225,8 @@ def test_mcu_reset_announces_a_new_boot(contract):
         first = await table.connect()
         with pytest.raises(McuReset):  # the second command: the MCU resets after it
             await table.raise_walls()
-        (booted, *_) = line.events.of("mcu_reset")
+        (rebooted, *_) = line.events.of(TableRebooted)
+        booted = rebooted.boot_id
         assert booted != first["boot_id"]
         assert await refused(table.get_status()) == Code.NOT_IDENTIFIED  # a new session starts with identify
         assert (await table.connect())["boot_id"] == booted

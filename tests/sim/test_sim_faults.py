@@ -1,8 +1,8 @@
 """Injected faults, stop/resume, the watchdog and MCU resets."""
 from __future__ import annotations
 
-from firmware_protocol.catalog import SET_LOCATIONS
-from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code
+from firmware_protocol.catalog import SENSORS, SET_LOCATIONS, SUBSYSTEMS
+from firmware_protocol.codes import Code
 from sim import FaultPlan, LidOpening
 
 
