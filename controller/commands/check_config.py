@@ -15,7 +15,7 @@ from yaml.nodes import MappingNode
 
 from controller.config import find_table_config, load_table_config, unplayable
 from controller.rules.ruleset import load_ruleset
-from controller.schema import ConfigError, Context, compose, read_text
+from mjtable_config.schema import ConfigError, Context, compose, read_text
 
 HELP = "check a table config, a rule set or a table hardware profile and print every problem"
 
