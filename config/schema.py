@@ -64,7 +64,7 @@ class Issue:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        return ": ".join(part for part in (where, self.path, self.message) if part)  # no file: not in a file
 
 
 class ConfigError(ValueError):
