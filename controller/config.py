@@ -140,7 +140,7 @@ def unplayable(config: TableConfig) -> list[str]:
     from sim.profile import load_profile  # lazily: only check-config and run read the profile
     try:
         table = Capabilities.from_profile(dataclasses.asdict(load_profile(config.profile)))
-    except ValueError as exc:  # the profile loader's ConfigError; its message names the file
+    except ConfigError as exc:  # its lines name the profile's file
         return [str(exc)]
     refusal = cannot_play(table, config.ruleset)
     return [f"{config.path}: the table profile {config.profile.name}: {refusal}"] if refusal else []

@@ -2,7 +2,9 @@
 
 Without FILE, the table config `mjtable run` would use. Which kind of file it is comes from
 its ``kind:`` key, else from its top-level keys. Valid: a one-line summary and exit 0.
-Invalid: every problem, one per line, and exit 2.
+Invalid: every problem, one per line (file:line: key.path: what is wrong; allowed: ...), and
+exit 2. The simulator's profile loader validates profiles with the same validator
+(mjtable_config.schema), so their problems read the same.
 """
 from __future__ import annotations
 
@@ -58,21 +60,13 @@ def file_kind(path: Path) -> str:
 
 
 class _Reported(Exception):
-    """A problem message from another part's loader, printed as is."""
+    """Problems already worded for the user (the table cannot play the rule set), printed as is."""
 
 
 def _check_profile(path: Path) -> str:
-    try:
-        from sim.profile import load_profile
-    except Exception as exc:  # absent or broken: another part of the product, not this file's fault
-        raise _Reported(f"{path}: looks like a table profile, but the profile loader (sim.profile) "
-                        f"is not available: {type(exc).__name__}: {exc}") from None
-    try:
-        profile = load_profile(path)
-    except Exception as exc:
-        # the simulator's loader has its own error type; its message is meant for users
-        raise _Reported(str(exc)) from None
-    return f"table profile {path.name}: {getattr(profile, 'model', '?')}, {getattr(profile, 'tiles', '?')} tiles"
+    from sim.profile import load_profile  # lazily: only a profile needs the simulator's loader
+    profile = load_profile(path)
+    return f"table profile {path.name}: {profile.model}, {profile.tiles} tiles"
 
 
 def _check_table(path: Path) -> str:
