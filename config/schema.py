@@ -298,13 +298,13 @@ class Map(Schema):
             return self.fail(node, path, ctx)
         given = self._keys(node, path, ctx)
         out, ok = {}, ctx.total
-        for key, spec in self.fields.items():
+        for key, item in self.fields.items():
             if key in given:
-                out[key] = spec.schema.check(given[key], path + (key,), ctx)
-            elif spec.required:
+                out[key] = item.schema.check(given[key], path + (key,), ctx)
+            elif item.required:
                 ctx.error(path, f"missing required key {key!r}")
             else:
-                out[key] = spec.default
+                out[key] = item.default
         return INVALID if ctx.total > ok or any(v is INVALID for v in out.values()) else out
 
     def _keys(self, node: MappingNode, path: Path_, ctx: Context) -> dict[str, Node]:
