@@ -368,9 +368,14 @@ def _is_optional(hint: Any) -> bool:
     return typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint)
 
 
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)  # evaluates every annotation: once per class
+
+
 def _tag(cls: type, key: str) -> str:
     """The value of ``key`` that names ``cls`` in a union: its field's Literal type."""
-    (value,) = typing.get_args(typing.get_type_hints(cls)[key])
+    (value,) = typing.get_args(_hints(cls)[key])
     return value
 
 
@@ -424,7 +429,7 @@ class Record(Map):
     def __init__(self, cls: type, kind: str | None = None, what: str = "a mapping"):
         self.cls = cls
         self.keys: dict[str, tuple[str, ...]] = {}  # field name -> its key path
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         top: dict[str, Field | None] = {"kind": Field(Str((kind,)), False, kind)} if kind else {}
         groups: dict[str, dict[str, Field]] = {}
         nullable: dict[str, bool] = {}
