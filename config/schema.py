@@ -23,7 +23,7 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Literal, Union
+from typing import Any, Iterable, Iterator, Literal, Union
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -33,7 +33,7 @@ from mjtable_config import reading
 
 __all__ = [
     "AnyOf", "Bool", "ConfigError", "Context", "Field", "Float", "INVALID", "Int", "Issue", "List", "Map",
-    "Nullable", "Record", "Schema", "Str", "Variant", "compose", "load", "path_str", "read_text", "shape", "spec",
+    "Nullable", "Problems", "Record", "Schema", "Str", "Variant", "compose", "load", "path_str", "read_text", "shape", "spec",
     "validate_file", "validate_text",
 ]
 
@@ -342,6 +342,8 @@ class Variant(Schema):
 
 
 # ----------------------------------------------------------------------------- shapes from dataclasses
+
+Problems = Iterator[tuple[tuple, str]]  # what a dataclass's problems() yields: (key path, message)
 
 _SPEC_KEYS = frozenset({"key", "min", "max", "choices", "what", "length", "null", "by", "schema", "file"})
 

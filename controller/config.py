@@ -22,7 +22,7 @@ from controller.capabilities import Capabilities, cannot_play
 from controller.rules.ruleset import RuleSet, load_ruleset
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import file_problem
-from mjtable_config.schema import ConfigError, Context, Issue, Str, compose, read_text, shape, spec
+from mjtable_config.schema import ConfigError, Context, Issue, Problems, Str, compose, read_text, shape, spec
 
 CONFIG_VARIABLE = "MJTABLE_CONFIG"
 SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
@@ -64,6 +64,12 @@ class TableConfig:
     # a seat, or "draw" (the table draws lots)
     starting_dealer: int | str = field(default="draw", metadata=spec(key="game.starting_dealer", min=0, max=3,
                                                                      choices=("draw",)))
+
+    def problems(self) -> Problems:
+        dealer, seats = self.starting_dealer, self.ruleset.seats
+        if dealer != "draw" and dealer not in seats:
+            yield ("game", "starting_dealer"), (f"{dealer} is not a seat in play in {self.ruleset.name}; "
+                                                f"allowed: {', '.join(map(str, seats))} or draw")
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
@@ -110,13 +116,6 @@ def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | No
         return None
 
 
-def _check_dealer(data: dict, rules: RuleSet, ctx: Context) -> None:
-    dealer = data["game"]["starting_dealer"]
-    if dealer != "draw" and dealer not in rules.seats:
-        ctx.error(("game", "starting_dealer"), f"{dealer} is not a seat in play in {rules.name}; "
-                  f"allowed: {', '.join(map(str, rules.seats))} or draw")
-
-
 def load_table_config(path: str | Path) -> TableConfig:
     """Load and validate a table config and its rule set; raises ConfigError."""
     path = Path(path)
@@ -124,14 +123,15 @@ def load_table_config(path: str | Path) -> TableConfig:
     node = compose(read_text(path), ctx)
     table = shape(TableConfig, kind="table", what="a table config")
     data = table.read(node, (), ctx) if node is not None else None
-    rules = _check_files(_top_strings(node), path.parent, ctx)
-    if isinstance(data, dict) and rules is not None:
-        _check_dealer(data, rules, ctx)
-    ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
     base = path.parent
-    return table.build(data, (), ctx, path=path, ruleset=rules, profile=named_file("tables", data["profile"], base),
-                       rulesets=_resolve(base, data["rulesets"]), database=_resolve(base, data["state"]["database"]),
-                       socket=_resolve(base, data["api"]["socket"]))
+    rules = _check_files(_top_strings(node), base, ctx)
+    config = None
+    if isinstance(data, dict) and rules is not None:
+        config = table.build(data, (), ctx, path=path, ruleset=rules, profile=named_file("tables", data["profile"], base),
+                             rulesets=_resolve(base, data["rulesets"]), socket=_resolve(base, data["api"]["socket"]),
+                             database=_resolve(base, data["state"]["database"]))
+    ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
+    return config
 
 
 def unplayable(config: TableConfig) -> list[str]:

@@ -7,19 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from firmware_protocol.catalog import WIND_MARKER_KINDS
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
-from mjtable_config.schema import ConfigError, Issue, load, spec
+from mjtable_config.schema import ConfigError, Issue, Problems, load, spec
 from sim.tiles import SET_SIZES
 
 DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
 _NAME_BYTES = 31  # what a 64-byte identity frame leaves for the model and firmware names
 _SECONDS = spec(min=0)
 _U8 = spec(min=0, max=0xFF)  # a byte of the identity reply
-
-Problems = Iterator[tuple[tuple, str]]  # (key path, message), see mjtable_config.schema.Record
 
 
 @dataclass(frozen=True)

@@ -14,22 +14,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from math import lcm
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Literal
 
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import is_file
-from mjtable_config.schema import ConfigError, Issue, List, Str, shape, spec, validate_file, validate_text
+from mjtable_config.schema import ConfigError, Issue, List, Problems, Str, shape, spec, validate_file, validate_text
 
 PRESETS_DIR = CONFIG_DIR / "rulesets"
 WINDS = ("E", "S", "W", "N")
 SEATS = 4  # physical sides of a table; a 3-player set leaves one empty
 
-Problems = Iterator[tuple[tuple, str]]  # (key path, message), see mjtable_config.schema.Record
-
-MONEY = 10**7  # points: bounds a figure without limiting any real rule set
-POINTS = spec(min=-MONEY, max=MONEY)
-PAYMENT = spec(min=0, max=10**6)
-TIMES = spec(min=1, max=20)  # base × this
+_MONEY = 10**7  # points: bounds a figure without limiting any real rule set
+_POINTS = spec(min=-_MONEY, max=_MONEY)
+_PAYMENT = spec(min=0, max=10**6)
+_TIMES = spec(min=1, max=20)  # base × this
 
 
 # ----------------------------------------------------------------------------- dataclasses
@@ -73,7 +71,7 @@ class Deal:
 @dataclass(frozen=True)
 class Riichi:
     deposit: int = field(metadata=spec(min=1, max=10**6))
-    min_score: int | None = field(metadata=POINTS)
+    min_score: int | None = field(metadata=_POINTS)
 
 
 _ADD = spec(choices=("add", "keep", "reset"))
@@ -101,17 +99,17 @@ class DealerRepeat:
 
 @dataclass(frozen=True)
 class Draw:
-    noten_total: int = field(metadata=PAYMENT)
+    noten_total: int = field(metadata=_PAYMENT)
     abortive: bool
 
 
 @dataclass(frozen=True)
 class Chombo:
     mode: str = field(metadata=spec(choices=("final", "table")))  # deducted after uma, or paid at once
-    final_penalty: int = field(metadata=PAYMENT)
-    to_dealer: int = field(metadata=PAYMENT)
-    to_others: int = field(metadata=PAYMENT)
-    dealer_pays_each: int = field(metadata=PAYMENT)
+    final_penalty: int = field(metadata=_PAYMENT)
+    to_dealer: int = field(metadata=_PAYMENT)
+    to_others: int = field(metadata=_PAYMENT)
+    dealer_pays_each: int = field(metadata=_PAYMENT)
 
 
 @dataclass(frozen=True)
@@ -129,11 +127,11 @@ class HanFuScoring:
     mangan_base: int = field(metadata=spec(min=1, max=10**6))
     kiriage: bool
     kiriage_min_base: int = field(metadata=spec(min=1, max=10**6))
-    ron_dealer: int = field(metadata=TIMES)
-    ron_other: int = field(metadata=TIMES)
-    tsumo_dealer_pays: int = field(metadata=TIMES)
-    tsumo_others_pay: int = field(metadata=TIMES)
-    tsumo_dealer_wins_each: int = field(metadata=TIMES)
+    ron_dealer: int = field(metadata=_TIMES)
+    ron_other: int = field(metadata=_TIMES)
+    tsumo_dealer_pays: int = field(metadata=_TIMES)
+    tsumo_others_pay: int = field(metadata=_TIMES)
+    tsumo_dealer_wins_each: int = field(metadata=_TIMES)
     limits: tuple[Limit, ...] = field(metadata=spec(length=(1, None)))
     yakuman_base: int = field(metadata=spec(min=1, max=10**6))
     max_yakuman: int = field(metadata=spec(min=1, max=6))
@@ -181,22 +179,22 @@ class McrScoring(PointScoring):
 
 @dataclass(frozen=True)
 class Extension:
-    target: int = field(metadata=spec(min=0, max=MONEY))
+    target: int = field(metadata=spec(min=0, max=_MONEY))
     rounds: int = field(metadata=spec(min=1, max=3))
 
 
 @dataclass(frozen=True)
 class Match:
     rounds: int = field(metadata=spec(min=1, max=4))
-    busting_below: int | None = field(metadata=spec(key="busting.below", **POINTS))  # busting: null, or below
+    busting_below: int | None = field(metadata=spec(key="busting.below", **_POINTS))  # busting: null, or below
     agari_yame: bool
     extension: Extension | None
 
 
 @dataclass(frozen=True)
 class StandingsRules:
-    uma: tuple[int, ...] = field(metadata=spec(length=(3, 4), **POINTS))
-    oka: int = field(metadata=spec(min=0, max=MONEY))
+    uma: tuple[int, ...] = field(metadata=spec(length=(3, 4), **_POINTS))
+    oka: int = field(metadata=spec(min=0, max=_MONEY))
     ties: str = field(metadata=spec(choices=("split", "seat_order")))
     leftover_sticks: str = field(metadata=spec(choices=("winner", "none")))
 
@@ -215,8 +213,8 @@ class RuleSet:
     dead_wall_stacks: int = field(metadata=spec(key="dead_wall.stacks", min=0, max=20))
     dora: Dora | None
     deal: Deal
-    starting_points: int = field(metadata=spec(key="points.start", min=0, max=MONEY))
-    return_points: int = field(metadata=spec(key="points.return", min=0, max=MONEY))
+    starting_points: int = field(metadata=spec(key="points.start", min=0, max=_MONEY))
+    return_points: int = field(metadata=spec(key="points.return", min=0, max=_MONEY))
     riichi: Riichi | None
     counters: Counters = field(metadata=spec(null=NO_COUNTERS))
     dealer_repeat: DealerRepeat
