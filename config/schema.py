@@ -33,7 +33,7 @@ from mjtable_config import reading
 
 __all__ = [
     "AnyOf", "Bool", "ConfigError", "Context", "Field", "Float", "INVALID", "Int", "Issue", "List", "Map",
-    "Nullable", "Problems", "Record", "Schema", "Str", "Variant", "compose", "load", "path_str", "read_text", "shape", "spec",
+    "Nullable", "Problems", "Record", "Schema", "Str", "Variant", "compose", "path_str", "read_text", "shape", "spec",
     "validate_file", "validate_text",
 ]
 
@@ -520,8 +520,3 @@ def read_text(path: Path) -> str:
 def validate_file(schema: Schema, path: Path | str) -> Any:
     path = Path(path)
     return validate_text(schema, read_text(path), str(path))
-
-
-def load(cls: type, path: Path | str, kind: str | None = None, what: str = "a mapping") -> Any:
-    """The instance of the dataclass ``cls`` a YAML file describes; raises ConfigError."""
-    return validate_file(shape(cls, kind, what), path)

@@ -22,7 +22,8 @@ from controller.capabilities import Capabilities, cannot_play
 from controller.rules.ruleset import RuleSet, load_ruleset
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import file_problem
-from mjtable_config.schema import ConfigError, Context, Issue, Problems, Str, compose, read_text, shape, spec
+from mjtable_config.schema import (ConfigError, Context, Issue, Problems, Record, Str, compose, read_text, shape,
+                                   spec)
 
 CONFIG_VARIABLE = "MJTABLE_CONFIG"
 SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
@@ -116,12 +117,17 @@ def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | No
         return None
 
 
+def table_shape() -> Record:
+    """A table config file's schema (without the rule set it names)."""
+    return shape(TableConfig, kind="table", what="a table config")
+
+
 def load_table_config(path: str | Path) -> TableConfig:
     """Load and validate a table config and its rule set; raises ConfigError."""
     path = Path(path)
     ctx = Context(str(path))
     node = compose(read_text(path), ctx)
-    table = shape(TableConfig, kind="table", what="a table config")
+    table = table_shape()
     data = table.read(node, (), ctx) if node is not None else None
     base = path.parent
     rules = _check_files(_top_strings(node), base, ctx)

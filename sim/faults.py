@@ -25,7 +25,7 @@ from pathlib import Path
 
 from firmware_protocol.codes import SENSORS
 from firmware_protocol.transport import Impairment
-from mjtable_config.schema import load, spec
+from mjtable_config.schema import shape, spec, validate_file
 
 _NTH = spec(min=1)  # occurrences count from 1
 _SECONDS = spec(min=0)
@@ -113,4 +113,4 @@ class Scenario:
 
 def load_fault_plan(path: str | Path) -> FaultPlan:
     """The plan of a scenario file; raises ConfigError listing every problem."""
-    return load(Scenario, path, what="a fault scenario").plan()
+    return validate_file(shape(Scenario, what="a fault scenario"), path).plan()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from firmware_protocol.catalog import WIND_MARKER_KINDS
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
-from mjtable_config.schema import ConfigError, Issue, Problems, load, spec
+from mjtable_config.schema import ConfigError, Issue, Problems, Record, shape, spec, validate_file
 from sim.tiles import SET_SIZES
 
 DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
@@ -84,7 +84,12 @@ def find_profile(name_or_path: str | Path, base: Path | None = None) -> Path:
     return path
 
 
+def profile_shape() -> Record:
+    """A table profile file's schema."""
+    return shape(Profile, kind="table-profile", what="a table profile")
+
+
 def load_profile(path: str | Path) -> Profile:
     """Load and check a profile: a shipped profile's name or a path; raises ConfigError
     listing every problem."""
-    return load(Profile, find_profile(path), kind="table-profile", what="a table profile")
+    return validate_file(profile_shape(), find_profile(path))

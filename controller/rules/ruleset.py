@@ -18,7 +18,8 @@ from typing import Literal
 
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import is_file
-from mjtable_config.schema import ConfigError, Issue, List, Problems, Str, shape, spec, validate_file, validate_text
+from mjtable_config.schema import (ConfigError, Issue, List, Problems, Record, Str, shape, spec, validate_file,
+                                   validate_text)
 
 PRESETS_DIR = CONFIG_DIR / "rulesets"
 WINDS = ("E", "S", "W", "N")
@@ -357,7 +358,8 @@ def _extension(r: RuleSet) -> Problems:
 
 # ----------------------------------------------------------------------------- loading
 
-def _ruleset_shape():
+def ruleset_shape() -> Record:
+    """A rule-set file's schema."""
     return shape(RuleSet, kind="ruleset", what="a rule set")
 
 
@@ -366,7 +368,7 @@ def _read(rules: RuleSet, source: str) -> RuleSet:
 
 
 def ruleset_from_text(text: str, file: str = "<rule set>") -> RuleSet:
-    return _read(validate_text(_ruleset_shape(), text, file), file)
+    return _read(validate_text(ruleset_shape(), text, file), file)
 
 
 def preset_names() -> list[str]:
@@ -385,7 +387,7 @@ def resolve_ruleset(name_or_path: str | Path, base: Path | None = None) -> Path:
 def load_ruleset(name_or_path: str | Path, base: Path | None = None) -> RuleSet:
     """Load and validate a rule set; raises ConfigError listing every problem."""
     path = resolve_ruleset(name_or_path, base)
-    return _read(validate_file(_ruleset_shape(), path), str(path))
+    return _read(validate_file(ruleset_shape(), path), str(path))
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
