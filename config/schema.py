@@ -440,6 +440,8 @@ class Record(Map):
                 continue
             self.keys[f.name] = tuple(f.metadata.get("key", f.name).split("."))
             key, *sub = self.keys[f.name]
+            if len(sub) > 1:
+                raise TypeError(f"{cls.__name__}.{f.name}: a key is a name or group.name, not {'.'.join(self.keys[f.name])}")
             if not sub:
                 top[key] = _field_of(f, hints[f.name])
                 continue
