@@ -2,7 +2,8 @@
 
 Relative paths are taken from the config file's folder, so a config directory can be moved
 as a whole. The rule set it names is loaded and validated with it: one ConfigError lists
-the problems of both files.
+the problems of both files. ``TableConfig`` is the file's shape: each field's metadata names
+its key (``serial.port``) and its range or choices.
 
 Every command finds the table config the same way (``find_table_config``), so `mjtable run`
 and the client commands agree on the control socket and the database without being told.
@@ -12,16 +13,17 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from yaml.nodes import MappingNode, ScalarNode
 
 from controller.capabilities import Capabilities, cannot_play
 from controller.rules.ruleset import RuleSet, load_ruleset
-from controller.schema import (AnyOf, ConfigError, Context, Field, Float, Int, Issue, Map, Str, compose, read_text)
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import file_problem
+from mjtable_config.schema import (ConfigError, Context, Issue, Problems, Record, Str, compose, read_text, shape,
+                                   spec)
 
 CONFIG_VARIABLE = "MJTABLE_CONFIG"
 SYSTEM_CONFIG = Path("/etc/mjtable/table.yaml")
@@ -43,38 +45,32 @@ class Port(Str):
         return value
 
 
-TABLE = Map({
-    "kind": Field(Str(("table",)), False, "table"),
-    "serial": Map({"port": Port(), "baud": Int(300, 4_000_000)}),
-    "profile": Str(what="a shipped table profile's name or a path to a table hardware profile YAML"),
-    "ruleset": Str(what="a rule-set preset name or a path to a rule-set YAML"),
-    "rulesets": Field(Str(what="a folder of rule-set YAML files"), False, "rulesets"),
-    "display": Field(Map({"mode": Str(("difference", "rank"))}), False, {"mode": "difference"}),
-    "state": Map({"database": Str(what="a file path")}),
-    "api": Map({"socket": Str(what="a file path")}),
-    "timeouts": Field(Map({
-        "reconnect_backoff_max": Field(Float(0.1, 3600), False, 30.0),
-        "operation_margin": Field(Float(1, 600), False, 2.0),  # a factor: below 1 every operation is late
-    }), False, {"reconnect_backoff_max": 30.0, "operation_margin": 2.0}),
-    "game": Field(Map({"starting_dealer": AnyOf(Int(0, 3), Str(("draw",)))}), False, {"starting_dealer": "draw"}),
-}, what="a table config")
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TableConfig:
-    path: Path
-    port: str
-    baud: int
-    profile: Path
-    ruleset: RuleSet
-    ruleset_ref: str            # as written: a preset name or a path
-    rulesets: Path              # the folder `start` over the API may take rule sets from, by name
-    display_mode: str           # "difference" or "rank"
-    database: Path
-    socket: Path
-    reconnect_backoff_max: float
-    operation_margin: float
-    starting_dealer: int | str  # a seat, or "draw" (the table draws lots)
+    path: Path = field(metadata=spec(file=False))
+    port: str = field(metadata=spec(key="serial.port", schema=Port()))
+    baud: int = field(metadata=spec(key="serial.baud", min=300, max=4_000_000))
+    profile: Path = field(metadata=spec(what="a shipped table profile's name or a path to a table hardware profile YAML"))
+    ruleset: RuleSet = field(metadata=spec(file=False))
+    ruleset_ref: str = field(metadata=spec(key="ruleset", what="a rule-set preset name or a path to a rule-set YAML"))
+    # the folder `start` over the API may take rule sets from, by name
+    rulesets: Path = field(default=Path("rulesets"), metadata=spec(what="a folder of rule-set YAML files"))
+    display_mode: str = field(default="difference", metadata=spec(key="display.mode", choices=("difference", "rank")))
+    database: Path = field(metadata=spec(key="state.database", what="a file path"))
+    socket: Path = field(metadata=spec(key="api.socket", what="a file path"))
+    reconnect_backoff_max: float = field(default=30.0, metadata=spec(key="timeouts.reconnect_backoff_max",
+                                                                     min=0.1, max=3600))
+    # a factor: below 1 every operation is late
+    operation_margin: float = field(default=2.0, metadata=spec(key="timeouts.operation_margin", min=1, max=600))
+    # a seat, or "draw" (the table draws lots)
+    starting_dealer: int | str = field(default="draw", metadata=spec(key="game.starting_dealer", min=0, max=3,
+                                                                     choices=("draw",)))
+
+    def problems(self) -> Problems:
+        dealer, seats = self.starting_dealer, self.ruleset.seats
+        if dealer != "draw" and dealer not in seats:
+            yield ("game", "starting_dealer"), (f"{dealer} is not a seat in play in {self.ruleset.name}; "
+                                                f"allowed: {', '.join(map(str, seats))} or draw")
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
@@ -121,11 +117,9 @@ def _check_files(refs: dict[str, str], base: Path, ctx: Context) -> RuleSet | No
         return None
 
 
-def _check_dealer(data: dict, rules: RuleSet, ctx: Context) -> None:
-    dealer = data["game"]["starting_dealer"]
-    if dealer != "draw" and dealer not in rules.seats:
-        ctx.error(("game", "starting_dealer"), f"{dealer} is not a seat in play in {rules.name}; "
-                  f"allowed: {', '.join(map(str, rules.seats))} or draw")
+def table_shape() -> Record:
+    """A table config file's schema (without the rule set it names)."""
+    return shape(TableConfig, kind="table", what="a table config")
 
 
 def load_table_config(path: str | Path) -> TableConfig:
@@ -133,20 +127,17 @@ def load_table_config(path: str | Path) -> TableConfig:
     path = Path(path)
     ctx = Context(str(path))
     node = compose(read_text(path), ctx)
-    data = TABLE.check(node, (), ctx) if node is not None else None
-    rules = _check_files(_top_strings(node), path.parent, ctx)
-    if isinstance(data, dict) and rules is not None:
-        _check_dealer(data, rules, ctx)
-    ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
+    table = table_shape()
+    data = table.read(node, (), ctx) if node is not None else None
     base = path.parent
-    return TableConfig(
-        path=path, port=data["serial"]["port"], baud=data["serial"]["baud"],
-        profile=named_file("tables", data["profile"], base),
-        ruleset=rules, ruleset_ref=data["ruleset"], rulesets=_resolve(base, data["rulesets"]),
-        display_mode=data["display"]["mode"],
-        database=_resolve(base, data["state"]["database"]), socket=_resolve(base, data["api"]["socket"]),
-        starting_dealer=data["game"]["starting_dealer"], **data["timeouts"],
-    )
+    rules = _check_files(_top_strings(node), base, ctx)
+    config = None
+    if isinstance(data, dict) and rules is not None:
+        config = table.build(data, (), ctx, path=path, ruleset=rules, profile=named_file("tables", data["profile"], base),
+                             rulesets=_resolve(base, data["rulesets"]), socket=_resolve(base, data["api"]["socket"]),
+                             database=_resolve(base, data["state"]["database"]))
+    ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
+    return config
 
 
 def unplayable(config: TableConfig) -> list[str]:
@@ -155,7 +146,7 @@ def unplayable(config: TableConfig) -> list[str]:
     from sim.profile import load_profile  # lazily: only check-config and run read the profile
     try:
         table = Capabilities.from_profile(dataclasses.asdict(load_profile(config.profile)))
-    except ValueError as exc:  # the profile loader's ConfigError; its message names the file
+    except ConfigError as exc:  # its lines name the profile's file
         return [str(exc)]
     refusal = cannot_play(table, config.ruleset)
     return [f"{config.path}: the table profile {config.profile.name}: {refusal}"] if refusal else []

@@ -8,10 +8,10 @@ import signal
 import sys
 
 from firmware_protocol.transport import Impairment
+from mjtable_config.schema import ConfigError
 from sim.faults import FaultPlan, load_fault_plan
 from sim.profile import DEFAULT_PROFILE
 from sim.serve import serve_pty, serve_tcp
-from sim.strict_yaml import ConfigError
 from sim.table import SimulatedTable
 
 HELP = "run the simulated table on a pseudo-terminal or TCP port"

@@ -15,24 +15,26 @@ Scenario file (every section optional)::
     bad_dice: [{roll: 1, values: [7, 7]}] # a lying table: these rolls report these values
     lid_open: [{at: 100.0, for: 10.0}]
     reset: {at: [300.0], after_command: [50]}
+
+``Scenario`` and its entries are the file's shape (mjtable_config.schema).
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from firmware_protocol.catalog import SENSORS
 from firmware_protocol.transport import Impairment
-from sim import strict_yaml
-from sim.strict_yaml import Choice, ConfigError, Optional
+from mjtable_config.schema import shape, spec, validate_file
+
+_NTH = spec(min=1)  # occurrences count from 1
+_SECONDS = spec(min=0)
 
 
 @dataclass(frozen=True)
 class LidOpening:
-    at: float
-    duration: float
+    at: float = field(metadata=_SECONDS)
+    duration: float = field(metadata=spec(key="for", **_SECONDS))
 
 
 @dataclass
@@ -56,52 +58,59 @@ class FaultPlan:
             raise ValueError("lift_stuck: a lift is a seat, 0-3")
 
 
-def _nth() -> Optional:
-    return Optional([int], [])
+@dataclass(frozen=True)
+class Jam:
+    shuffle: int = field(metadata=_NTH)
+    sensor: str = field(metadata=spec(choices=SENSORS[1:]))
 
 
-_SCHEMA = {
-    "jam": Optional([{"shuffle": int, "sensor": Choice(*SENSORS[1:])}], []),
-    "missing_tile": _nth(),
-    "extra_tile": _nth(),
-    "lift_stuck": Optional([{"raise": int, "lift": int}], []),
-    "build_timeout": _nth(),
-    "bad_dice": Optional([{"roll": int, "values": [int]}], []),
-    "lid_open": Optional([{"at": float, "for": float}], []),
-    "reset": Optional({"at": Optional([float], []), "after_command": Optional([int], [])}, {}),
-}
+@dataclass(frozen=True)
+class LiftStuck:
+    raise_walls: int = field(metadata=spec(key="raise", **_NTH))
+    lift: int = field(metadata=spec(min=0, max=3))  # the seat whose lift sticks
+
+
+@dataclass(frozen=True)
+class BadDice:
+    roll: int = field(metadata=_NTH)
+    values: tuple[int, ...] = field(metadata=spec(min=0, max=0xFF))  # reported as bytes
+
+
+@dataclass(frozen=True)
+class Reset:
+    at: tuple[float, ...] = field(default=(), metadata=_SECONDS)
+    after_command: tuple[int, ...] = field(default=(), metadata=_NTH)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A fault scenario file, every section optional (see the module's docstring)."""
+
+    link: Impairment | None = None
+    jam: tuple[Jam, ...] = ()
+    missing_tile: tuple[int, ...] = field(default=(), metadata=_NTH)
+    extra_tile: tuple[int, ...] = field(default=(), metadata=_NTH)
+    lift_stuck: tuple[LiftStuck, ...] = ()
+    build_timeout: tuple[int, ...] = field(default=(), metadata=_NTH)
+    bad_dice: tuple[BadDice, ...] = ()
+    lid_open: tuple[LidOpening, ...] = ()
+    reset: Reset = Reset()
+
+    def plan(self) -> FaultPlan:
+        return FaultPlan(
+            link=self.link,
+            jam={j.shuffle: j.sensor for j in self.jam},
+            missing_tile=set(self.missing_tile),
+            extra_tile=set(self.extra_tile),
+            lift_stuck={s.raise_walls: s.lift for s in self.lift_stuck},
+            build_timeout=set(self.build_timeout),
+            bad_dice={b.roll: list(b.values) for b in self.bad_dice},
+            lid_open=list(self.lid_open),
+            reset_at=list(self.reset.at),
+            reset_after_command=set(self.reset.after_command),
+        )
 
 
 def load_fault_plan(path: str | Path) -> FaultPlan:
-    data = strict_yaml.load(path, {**_SCHEMA, "link": Optional(_impairment_schema())})
-    reset = data["reset"] or {}
-    try:
-        return FaultPlan(
-            link=_impairment(data["link"]),
-            jam={j["shuffle"]: j["sensor"] for j in data["jam"]},
-            missing_tile=set(data["missing_tile"]),
-            extra_tile=set(data["extra_tile"]),
-            lift_stuck={s["raise"]: s["lift"] for s in data["lift_stuck"]},
-            build_timeout=set(data["build_timeout"]),
-            bad_dice={b["roll"]: list(b["values"]) for b in data["bad_dice"]},
-            lid_open=[LidOpening(o["at"], o["for"]) for o in data["lid_open"]],
-            reset_at=list(reset.get("at", [])),
-            reset_after_command=set(reset.get("after_command", [])),
-        )
-    except ValueError as exc:
-        raise ConfigError(f"{path}: {exc}") from None
-
-
-def _impairment_schema() -> dict[str, Any]:
-    return {f.name: Optional(_field_type(f)) for f in dataclasses.fields(Impairment)}
-
-
-def _field_type(f: dataclasses.Field) -> type:
-    default = f.default if f.default is not dataclasses.MISSING else f.default_factory()
-    return float if isinstance(default, float) else type(default)
-
-
-def _impairment(fields: dict[str, Any] | None) -> Impairment | None:
-    if not fields:
-        return None
-    return Impairment(**{k: v for k, v in fields.items() if v is not None})
+    """The plan of a scenario file; raises ConfigError listing every problem."""
+    return validate_file(shape(Scenario, what="a fault scenario"), path).plan()

@@ -5,72 +5,73 @@ shipped profile is named by its file's stem (``four-port``), any other by its pa
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_protocol.catalog import WIND_MARKER_KINDS
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
-from sim import strict_yaml
-from sim.strict_yaml import Choice, ConfigError, Optional
+from mjtable_config.schema import ConfigError, Issue, Problems, Record, shape, spec, validate_file
 from sim.tiles import SET_SIZES
 
 DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
 _NAME_BYTES = 31  # what a 64-byte identity frame leaves for the model and firmware names
+_SECONDS = spec(min=0)
+_U8 = spec(min=0, max=0xFF)  # a byte of the identity reply
 
 
 @dataclass(frozen=True)
 class Timings:
     """Mechanical durations in seconds at speed 1."""
 
-    collect: float
-    shuffle: float
-    raise_walls: float
-    dice: float
-    separate: float
-    dora_flip: float
-    marker: float
-    build_limit: float  # a shuffle and stack running longer is a BUILD_TIMEOUT fault
+    collect: float = field(metadata=_SECONDS)
+    shuffle: float = field(metadata=_SECONDS)
+    raise_walls: float = field(metadata=_SECONDS)
+    dice: float = field(metadata=_SECONDS)
+    separate: float = field(metadata=_SECONDS)
+    dora_flip: float = field(metadata=_SECONDS)
+    marker: float = field(metadata=_SECONDS)
+    build_limit: float = field(metadata=_SECONDS)  # a shuffle and stack running longer is a BUILD_TIMEOUT fault
+
+    def problems(self) -> Problems:
+        if self.shuffle > self.build_limit:
+            yield ("shuffle",), (f"{self.shuffle} is longer than build_limit {self.build_limit}, every shuffle "
+                                 "would time out; allowed: at most build_limit")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Profile:
+    """The file's shape too: the ``link`` keys are read from its ``link:`` mapping."""
+
     model: str
     firmware: str
-    tiles: int
-    stacks: tuple[int, ...]  # per side, seat 0 first
-    players: int
-    tile_sets: int
-    dice: int
+    tiles: int = field(metadata=spec(min=1))
+    stacks: tuple[int, ...] = field(metadata=spec(min=1, max=0xFF, length=(4, 4)))  # per side, seat 0 first
+    players: int = field(default=4, metadata=spec(min=3, max=4))
+    tile_sets: int = field(default=2, metadata=_U8)
+    dice: int = field(metadata=spec(min=1, max=4))
     dead_wall_separator: bool
     dora_flipper: bool
-    seat_displays: bool
-    centre_display: bool
-    wind_marker: str
-    seat_buttons: bool
-    heartbeat_timeout_ms: int
-    frame_size: int
-    receive_window: int
+    seat_displays: bool = True
+    centre_display: bool = True
+    wind_marker: str = field(metadata=spec(choices=WIND_MARKER_KINDS))
+    seat_buttons: bool = True
+    heartbeat_timeout_ms: int = field(metadata=spec(key="link.heartbeat_timeout_ms", min=1, max=0xFFFF))
+    frame_size: int = field(metadata=spec(key="link.frame_size", **_U8))
+    receive_window: int = field(metadata=spec(key="link.receive_window", **_U8))
     timings: Timings
 
-
-_SECONDS = {name: float for name in Timings.__dataclass_fields__}
-_SCHEMA = {
-    "model": str,
-    "firmware": str,
-    "tiles": int,
-    "stacks": [int],
-    "players": Optional(int, 4),
-    "tile_sets": Optional(int, 2),
-    "dice": int,
-    "dead_wall_separator": bool,
-    "dora_flipper": bool,
-    "seat_displays": Optional(bool, True),
-    "centre_display": Optional(bool, True),
-    "wind_marker": Choice(*WIND_MARKER_KINDS),
-    "seat_buttons": Optional(bool, True),
-    "link": {"heartbeat_timeout_ms": int, "frame_size": int, "receive_window": int},
-    "timings": _SECONDS,
-}
+    def problems(self) -> Problems:
+        if len(self.model.encode()) + len(self.firmware.encode()) > _NAME_BYTES:
+            yield ("firmware",), (f"with the model, {len(self.model.encode()) + len(self.firmware.encode())} bytes; "
+                                  f"allowed: model and firmware together at most {_NAME_BYTES} bytes, to fit the "
+                                  "identity reply")
+        if self.tiles not in SET_SIZES:
+            yield ("tiles",), f"{self.tiles} is not a known tile set; allowed: {', '.join(map(str, SET_SIZES))}"
+        elif 2 * sum(self.stacks) != self.tiles:
+            yield ("stacks",), (f"{list(self.stacks)} hold {2 * sum(self.stacks)} tiles; allowed: four walls "
+                                f"holding {self.tiles} tiles (two per stack)")
+        if self.tile_sets != 2:
+            yield ("tile_sets",), f"{self.tile_sets}; allowed: 2 (the simulated table has two tile sets)"
 
 
 def find_profile(name_or_path: str | Path, base: Path | None = None) -> Path:
@@ -78,45 +79,17 @@ def find_profile(name_or_path: str | Path, base: Path | None = None) -> Path:
     raises ConfigError for a name that is not shipped."""
     path = named_file("tables", name_or_path, base)
     if path.parent == CONFIG_DIR / "tables" and not path.is_file():
-        raise ConfigError(f"no table profile named {str(name_or_path)!r}; allowed: "
-                          f"{', '.join(shipped_names('tables'))} or a path to a YAML file")
+        raise ConfigError([Issue("", None, "", f"no table profile named {str(name_or_path)!r}; "
+                                 f"allowed: {', '.join(shipped_names('tables'))} or a path to a YAML file")])
     return path
 
 
+def profile_shape() -> Record:
+    """A table profile file's schema."""
+    return shape(Profile, kind="table-profile", what="a table profile")
+
+
 def load_profile(path: str | Path) -> Profile:
-    """Load and check a profile: a shipped profile's name or a path."""
-    path = find_profile(path)
-    data = strict_yaml.load(path, _SCHEMA)
-    profile = Profile(
-        **{k: v for k, v in data.items() if k not in ("link", "timings", "stacks")},
-        stacks=tuple(data["stacks"]),
-        **data["link"],
-        timings=Timings(**data["timings"]),
-    )
-    problem = _inconsistency(profile)
-    if problem:
-        raise ConfigError(f"{path}: {problem}")
-    return profile
-
-
-def _inconsistency(p: Profile) -> str | None:
-    if len(p.model.encode()) + len(p.firmware.encode()) > _NAME_BYTES:
-        return f"model and firmware: together at most {_NAME_BYTES} bytes, to fit the identity reply"
-    if p.tiles not in SET_SIZES:
-        return f"tiles: {p.tiles} is not a known tile set ({', '.join(map(str, SET_SIZES))})"
-    if len(p.stacks) != 4 or 2 * sum(p.stacks) != p.tiles:
-        return f"stacks: {list(p.stacks)} must be four walls holding {p.tiles} tiles (two per stack)"
-    if p.players not in (3, 4):
-        return f"players: must be 3 or 4, not {p.players}"
-    if p.tile_sets != 2:
-        return "tile_sets: the simulated table has two tile sets"
-    if not 1 <= p.dice <= 4:
-        return f"dice: must be 1-4, not {p.dice}"
-    if p.heartbeat_timeout_ms <= 0 or p.heartbeat_timeout_ms > 0xFFFF:
-        return "link.heartbeat_timeout_ms: must be 1-65535"
-    slow = [k for k, v in vars(p.timings).items() if v < 0]
-    if slow:
-        return f"timings: negative durations: {', '.join(slow)}"
-    if p.timings.shuffle > p.timings.build_limit:
-        return "timings: shuffle is longer than build_limit, every shuffle would time out"
-    return None
+    """Load and check a profile: a shipped profile's name or a path; raises ConfigError
+    listing every problem."""
+    return validate_file(profile_shape(), find_profile(path))

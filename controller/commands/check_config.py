@@ -2,7 +2,9 @@
 
 Without FILE, the table config `mjtable run` would use. Which kind of file it is comes from
 its ``kind:`` key, else from its top-level keys. Valid: a one-line summary and exit 0.
-Invalid: every problem, one per line, and exit 2.
+Invalid: every problem, one per line (file:line: key.path: what is wrong; allowed: ...), and
+exit 2. The simulator's profile loader validates profiles with the same validator
+(mjtable_config.schema), so their problems read the same.
 """
 from __future__ import annotations
 
@@ -13,19 +15,11 @@ from typing import Callable
 
 from yaml.nodes import MappingNode
 
-from controller.config import find_table_config, load_table_config, unplayable
-from controller.rules.ruleset import load_ruleset
-from controller.schema import ConfigError, Context, compose, read_text
+from controller.config import find_table_config, load_table_config, table_shape, unplayable
+from controller.rules.ruleset import load_ruleset, ruleset_shape
+from mjtable_config.schema import ConfigError, Context, Record, compose, read_text
 
 HELP = "check a table config, a rule set or a table hardware profile and print every problem"
-
-# top-level keys only one kind of file has
-_HINTS = {
-    "ruleset": {"payment", "dice", "dead_wall", "deal", "tiles", "standings"},
-    "table": {"serial", "ruleset", "api", "state"},
-    "table-profile": {"model", "firmware", "timings", "link", "wind_marker"},
-}
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, nargs="?",
@@ -45,34 +39,34 @@ def file_kind(path: Path) -> str:
         raise ConfigError(ctx.issues)
     keys = {k.value: v for k, v in node.value if hasattr(k, "value")}
     kind = getattr(keys.get("kind"), "value", None)
-    if kind in _HINTS:
+    if kind in _CHECKERS:
         return kind
     if isinstance(keys.get("profile"), MappingNode):
         return "table-profile"
-    scores = {name: len(hint & set(keys)) for name, hint in _HINTS.items()}
+    scores = {name: len(telling & set(keys)) for name, telling in _telling_keys().items()}
     best = max(scores, key=scores.get)
     if scores[best] == 0:
-        ctx.error((), f"cannot tell what this file is; add kind: {' | '.join(_HINTS)}")
+        ctx.error((), f"cannot tell what this file is; add kind: {' | '.join(_CHECKERS)}")
         raise ConfigError(ctx.issues)
     return best
 
 
+def _telling_keys() -> dict[str, set[str]]:
+    """The top-level keys only one kind of file has, from the files' shapes."""
+    from sim.profile import profile_shape  # lazily: a file without kind: only
+    shapes: dict[str, Record] = {"ruleset": ruleset_shape(), "table": table_shape(), "table-profile": profile_shape()}
+    keys = {kind: set(s.fields) for kind, s in shapes.items()}
+    return {kind: mine.difference(*(k for other, k in keys.items() if other != kind)) for kind, mine in keys.items()}
+
+
 class _Reported(Exception):
-    """A problem message from another part's loader, printed as is."""
+    """Problems already worded for the user (the table cannot play the rule set), printed as is."""
 
 
 def _check_profile(path: Path) -> str:
-    try:
-        from sim.profile import load_profile
-    except Exception as exc:  # absent or broken: another part of the product, not this file's fault
-        raise _Reported(f"{path}: looks like a table profile, but the profile loader (sim.profile) "
-                        f"is not available: {type(exc).__name__}: {exc}") from None
-    try:
-        profile = load_profile(path)
-    except Exception as exc:
-        # the simulator's loader has its own error type; its message is meant for users
-        raise _Reported(str(exc)) from None
-    return f"table profile {path.name}: {getattr(profile, 'model', '?')}, {getattr(profile, 'tiles', '?')} tiles"
+    from sim.profile import load_profile  # lazily: only a profile needs the simulator's loader
+    profile = load_profile(path)
+    return f"table profile {path.name}: {profile.model}, {profile.tiles} tiles"
 
 
 def _check_table(path: Path) -> str:

@@ -34,7 +34,7 @@ def add_arguments(parser) -> None:
 
 def run(args) -> int:
     from controller import rules as R
-    from controller.schema import ConfigError
+    from mjtable_config.schema import ConfigError
 
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     try:

@@ -38,7 +38,7 @@ def setup_logging(fmt: str, level: str) -> None:
 
 def run(args) -> int:
     from controller.config import find_table_config, load_table_config, unplayable
-    from controller.schema import ConfigError
+    from mjtable_config.schema import ConfigError
     from controller.store import StoreError
 
     setup_logging(args.log_format, args.log_level)

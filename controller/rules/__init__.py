@@ -12,7 +12,7 @@ from controller.rules.ruleset import (PRESETS_DIR, WINDS, RuleSet, find_ruleset,
                                       resolve_ruleset, ruleset_from_text)
 from controller.rules.settlement import Settlement, settle
 from controller.rules.standings import Standings, final_standings
-from controller.schema import ConfigError
+from mjtable_config.schema import ConfigError
 
 __all__ = [
     "ConfigError", "GameState", "HandOutcome", "HandSetup", "PRESETS_DIR", "Result", "ResultError", "RuleSet",

@@ -6,7 +6,7 @@ settlement.py. Every figure comes from the rule set.
 from __future__ import annotations
 
 from controller.rules.result import Result, Win
-from controller.rules.ruleset import HanFuScoring, PointScoring, RuleSet
+from controller.rules.ruleset import HanFuScoring, McrScoring, RuleSet, ZungJungScoring
 
 
 def _round_up(value: int, unit: int) -> int:
@@ -44,7 +44,7 @@ def _hanfu(rules: RuleSet, dealer: int, win: Win, result: Result, honba: int) ->
 def _zung_jung(rules: RuleSet, win: Win, result: Result) -> dict[int, int]:
     """Formal scheme: the winner collects 3× the value; on a discard win above the threshold
     the bystanders pay the threshold each and the responsible player the rest."""
-    p: PointScoring = rules.payment
+    p: ZungJungScoring = rules.payment
     others = [s for s in rules.seats if s != win.seat]
     payer = result.payer_of(win) if result.kind == "ron" else None
     if payer is None or p.method == "uniform" or win.points <= p.threshold:
@@ -56,7 +56,7 @@ def _zung_jung(rules: RuleSet, win: Win, result: Result) -> dict[int, int]:
 
 def _mcr(rules: RuleSet, win: Win, result: Result) -> dict[int, int]:
     """Self-draw: each pays hand + base; discard: the discarder hand + base, others base."""
-    p: PointScoring = rules.payment
+    p: McrScoring = rules.payment
     others = [s for s in rules.seats if s != win.seat]
     if result.kind == "tsumo":
         return {s: win.points + p.base for s in others}

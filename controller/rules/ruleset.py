@@ -1,43 +1,54 @@
 """The rule set: every figure of a mahjong variant, loaded from YAML and validated.
 
 Nothing in the engine is hard-coded: geometry, payments and progression read these
-dataclasses. A parlour copies a preset from config/rulesets/ and changes any field.
+dataclasses. A parlour copies a preset from config/rulesets/ and changes any field. The
+dataclasses are the file's shape too: each field's metadata gives its range (or choices)
+and, for the figures the file groups (``players: {count, seats}``), the key it is read from;
+their ``problems()`` are the checks across fields.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from math import lcm
 from pathlib import Path
+from typing import Literal
 
-from controller.schema import (AnyOf, Bool, ConfigError, Context, Field, Int, Issue, List, Map, Nullable, Str,
-                               Variant, validate_file, validate_text)
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import is_file
+from mjtable_config.schema import (ConfigError, Issue, List, Problems, Record, Str, shape, spec, validate_file,
+                                   validate_text)
 
 PRESETS_DIR = CONFIG_DIR / "rulesets"
 WINDS = ("E", "S", "W", "N")
 SEATS = 4  # physical sides of a table; a 3-player set leaves one empty
+
+_MONEY = 10**7  # points: bounds a figure without limiting any real rule set
+_POINTS = spec(min=-_MONEY, max=_MONEY)
+_PAYMENT = spec(min=0, max=10**6)
+_TIMES = spec(min=1, max=20)  # base × this
 
 
 # ----------------------------------------------------------------------------- dataclasses
 
 @dataclass(frozen=True)
 class Dice:
-    throws: int
-    per_throw: int
-    breaker_counts: str  # "walls" (all four sides) or "players" (seats in play)
-    break_count: str     # "first" throw's sum or "sum" of all throws
+    throws: int = field(metadata=spec(min=1, max=2))
+    per_throw: int = field(metadata=spec(min=1, max=3))
+    breaker_counts: str = field(metadata=spec(choices=("walls", "players")))  # all four sides or seats in play
+    break_count: str = field(metadata=spec(choices=("first", "sum")))  # the first throw's sum or all throws'
 
 
 @dataclass(frozen=True)
 class Dora:
-    indicator_stack: int
-    tile: str
-    kan_step: int
-    max_indicators: int
-    successor: tuple[tuple[str, ...], ...]
+    indicator_stack: int = field(metadata=spec(min=1, max=20))
+    tile: str = field(metadata=spec(choices=("top", "bottom")))
+    kan_step: int = field(metadata=spec(min=-1, max=1))
+    max_indicators: int = field(metadata=spec(min=1, max=10))
+    successor: tuple[tuple[str, ...], ...] = field(
+        metadata=spec(schema=List(List(Str(what="a tile name such as 5m or east"), 2), 1)))
 
     def dora_of(self, indicator: str) -> str:
         for cycle in self.successor:
@@ -48,28 +59,35 @@ class Dora:
 
 @dataclass(frozen=True)
 class Deal:
-    blocks: int
-    block_tiles: int
-    then_each: int
-    dealer_extra: int
+    blocks: int = field(metadata=spec(min=0, max=10))
+    block_tiles: int = field(metadata=spec(min=1, max=8))
+    then_each: int = field(metadata=spec(min=0, max=4))
+    dealer_extra: int = field(metadata=spec(min=0, max=4))
+
+    def problems(self) -> Problems:
+        if self.blocks * self.block_tiles + self.then_each == 0:
+            yield (), "deals no tiles; allowed: blocks × block_tiles + then_each = tiles.hand"
 
 
 @dataclass(frozen=True)
 class Riichi:
-    deposit: int
-    min_score: int | None
+    deposit: int = field(metadata=spec(min=1, max=10**6))
+    min_score: int | None = field(metadata=_POINTS)
+
+
+_ADD = spec(choices=("add", "keep", "reset"))
 
 
 @dataclass(frozen=True)
 class Counters:
-    ron: int
-    tsumo_each: int
-    after_dealer_win: str  # add | keep | reset
-    after_draw: str
-    after_other_win: str
+    ron: int = field(metadata=spec(min=0, max=10**5))
+    tsumo_each: int = field(metadata=spec(min=0, max=10**5))
+    after_dealer_win: str = field(metadata=_ADD)
+    after_draw: str = field(metadata=_ADD)
+    after_other_win: str = field(metadata=_ADD)
 
 
-NO_COUNTERS = Counters(0, 0, "keep", "keep", "keep")
+NO_COUNTERS = Counters(0, 0, "keep", "keep", "keep")  # what `counters: null` reads as
 
 
 @dataclass(frozen=True)
@@ -82,105 +100,132 @@ class DealerRepeat:
 
 @dataclass(frozen=True)
 class Draw:
-    noten_total: int
+    noten_total: int = field(metadata=_PAYMENT)
     abortive: bool
 
 
 @dataclass(frozen=True)
 class Chombo:
-    mode: str  # "final" (deducted after uma) or "table" (paid at once)
-    final_penalty: int
-    to_dealer: int
-    to_others: int
-    dealer_pays_each: int
+    mode: str = field(metadata=spec(choices=("final", "table")))  # deducted after uma, or paid at once
+    final_penalty: int = field(metadata=_PAYMENT)
+    to_dealer: int = field(metadata=_PAYMENT)
+    to_others: int = field(metadata=_PAYMENT)
+    dealer_pays_each: int = field(metadata=_PAYMENT)
 
 
 @dataclass(frozen=True)
 class Limit:
-    han: int
-    base: int
+    han: int = field(metadata=spec(min=1, max=100))
+    base: int = field(metadata=spec(min=1, max=10**6))
     name: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HanFuScoring:
     """Riichi payments: base = fu × 2^(han+2) below the limits."""
-    unit: int
-    mangan_base: int
+    scheme: Literal["riichi"] = "riichi"
+    unit: int = field(metadata=spec(min=1, max=10**4))
+    mangan_base: int = field(metadata=spec(min=1, max=10**6))
     kiriage: bool
-    kiriage_min_base: int
-    ron_dealer: int
-    ron_other: int
-    tsumo_dealer_pays: int
-    tsumo_others_pay: int
-    tsumo_dealer_wins_each: int
-    limits: tuple[Limit, ...]
-    yakuman_base: int
-    max_yakuman: int
-    seven_pairs_fu: int
-    max_fu: int
-    scheme: str = "riichi"
+    kiriage_min_base: int = field(metadata=spec(min=1, max=10**6))
+    ron_dealer: int = field(metadata=_TIMES)
+    ron_other: int = field(metadata=_TIMES)
+    tsumo_dealer_pays: int = field(metadata=_TIMES)
+    tsumo_others_pay: int = field(metadata=_TIMES)
+    tsumo_dealer_wins_each: int = field(metadata=_TIMES)
+    limits: tuple[Limit, ...] = field(metadata=spec(length=(1, None)))
+    yakuman_base: int = field(metadata=spec(min=1, max=10**6))
+    max_yakuman: int = field(metadata=spec(min=1, max=6))
+    seven_pairs_fu: int = field(metadata=spec(min=20, max=110))
+    max_fu: int = field(metadata=spec(min=30, max=200))
+
+    def problems(self) -> Problems:
+        limits = self.limits
+        for i in range(1, len(limits)):
+            if limits[i].han <= limits[i - 1].han or limits[i].base < limits[i - 1].base:
+                yield ("limits", i), (f"han {limits[i].han} base {limits[i].base} after han {limits[i - 1].han} "
+                                      f"base {limits[i - 1].base}; allowed: han rising, base not falling")
+        if self.yakuman_base < max(self.mangan_base, limits[-1].base):
+            yield ("yakuman_base",), (f"{self.yakuman_base} is below mangan_base {self.mangan_base} or the "
+                                      f"highest limit's base {limits[-1].base}; allowed: at least both")
+        if self.kiriage_min_base > self.mangan_base:
+            yield ("kiriage_min_base",), (f"{self.kiriage_min_base} is above mangan_base {self.mangan_base}; "
+                                          "allowed: at most mangan_base")
 
 
 @dataclass(frozen=True)
 class PointScoring:
     """Point-valued hands (Zung Jung, MCR): the hand value is given, not computed."""
-    scheme: str          # "zung_jung" or "mcr"
-    min_points: int
-    max_points: int | None
-    method: str = ""     # zung_jung: "formal" or "uniform"
-    threshold: int = 0   # zung_jung formal: the two bystanders pay at most this
-    base: int = 0        # mcr: everyone pays this on top
+    scheme: str
+    min_points: int = field(metadata=spec(min=1, max=10**4))
+    max_points: int | None = field(metadata=spec(min=1, max=10**5))
+
+    def problems(self) -> Problems:
+        if self.max_points is not None and self.max_points < self.min_points:
+            yield ("max_points",), f"{self.max_points} is below min_points {self.min_points}; allowed: at least min_points"
+
+
+@dataclass(frozen=True)
+class ZungJungScoring(PointScoring):
+    scheme: Literal["zung_jung"]
+    method: str = field(metadata=spec(choices=("formal", "uniform")))
+    threshold: int = field(metadata=spec(min=0, max=10**4))  # formal: the two bystanders pay at most this
+
+
+@dataclass(frozen=True)
+class McrScoring(PointScoring):
+    scheme: Literal["mcr"]
+    base: int = field(metadata=spec(min=0, max=10**4))  # everyone pays this on top
 
 
 @dataclass(frozen=True)
 class Extension:
-    target: int
-    rounds: int
+    target: int = field(metadata=spec(min=0, max=_MONEY))
+    rounds: int = field(metadata=spec(min=1, max=3))
 
 
 @dataclass(frozen=True)
 class Match:
-    rounds: int
-    busting_below: int | None
+    rounds: int = field(metadata=spec(min=1, max=4))
+    busting_below: int | None = field(metadata=spec(key="busting.below", **_POINTS))  # busting: null, or below
     agari_yame: bool
     extension: Extension | None
 
 
 @dataclass(frozen=True)
 class StandingsRules:
-    uma: tuple[int, ...]
-    oka: int
-    ties: str             # "split" or "seat_order"
-    leftover_sticks: str  # "winner" or "none"
+    uma: tuple[int, ...] = field(metadata=spec(length=(3, 4), **_POINTS))
+    oka: int = field(metadata=spec(min=0, max=_MONEY))
+    ties: str = field(metadata=spec(choices=("split", "seat_order")))
+    leftover_sticks: str = field(metadata=spec(choices=("winner", "none")))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RuleSet:
     name: str
-    title: str
-    players: int
-    seats: tuple[int, ...]
-    tiles: int
-    red_fives: int
-    stacks_per_side: tuple[int, ...]
-    hand_tiles: int
+    title: str = ""
+    players: int = field(metadata=spec(key="players.count", min=3, max=4))
+    seats: tuple[int, ...] = field(metadata=spec(key="players.seats", min=0, max=3, length=(3, 4)))  # sorted
+    tiles: int = field(metadata=spec(key="tiles.count", min=2, max=400))
+    red_fives: int = field(default=0, metadata=spec(key="tiles.red_fives", min=0, max=12))
+    stacks_per_side: tuple[int, ...] = field(metadata=spec(key="tiles.stacks_per_side", min=1, max=40, length=(4, 4)))
+    hand_tiles: int = field(metadata=spec(key="tiles.hand", min=1, max=20))
     dice: Dice
-    dead_wall_stacks: int
+    dead_wall_stacks: int = field(metadata=spec(key="dead_wall.stacks", min=0, max=20))
     dora: Dora | None
     deal: Deal
-    starting_points: int
-    return_points: int
+    starting_points: int = field(metadata=spec(key="points.start", min=0, max=_MONEY))
+    return_points: int = field(metadata=spec(key="points.return", min=0, max=_MONEY))
     riichi: Riichi | None
-    counters: Counters
+    counters: Counters = field(metadata=spec(null=NO_COUNTERS))
     dealer_repeat: DealerRepeat
     draw: Draw
-    multiple_ron: str  # "allowed" or "head_bump"
+    multiple_ron: str = field(metadata=spec(choices=("allowed", "head_bump")))
     chombo: Chombo
-    payment: HanFuScoring | PointScoring
+    payment: HanFuScoring | ZungJungScoring | McrScoring = field(metadata=spec(by="scheme"))
     match: Match
     standings: StandingsRules
-    source: str = ""
+    source: str = field(default="", metadata=spec(file=False))  # the file it was read from
 
     @property
     def has_dora(self) -> bool:
@@ -200,122 +245,41 @@ class RuleSet:
         return (f"rule set {self.name}: {self.players} players, {self.tiles} tiles ({walls} stacks), "
                 f"{throws}, {self.payment.scheme} payments, {self.match.rounds} round(s)")
 
-
-# ----------------------------------------------------------------------------- schema
-
-def _check_players(v: dict, path: tuple, ctx: Context) -> None:
-    if len(set(v["seats"])) != len(v["seats"]):
-        ctx.error(path + ("seats",), f"seats {v['seats']} repeat a seat; allowed: distinct seats 0-3")
-    elif len(v["seats"]) != v["count"]:
-        ctx.error(path + ("seats",), f"{len(v['seats'])} seats listed for count: {v['count']}; "
-                  "allowed: exactly one seat per player")
-
-
-def _check_tiles(v: dict, path: tuple, ctx: Context) -> None:
-    stacked = 2 * sum(v["stacks_per_side"])
-    if stacked != v["count"]:
-        ctx.error(path + ("stacks_per_side",), f"{v['stacks_per_side']} make {stacked} tiles but count is "
-                  f"{v['count']}; allowed: stacks that hold exactly count tiles (2 per stack)")
-
-
-def _check_deal(v: dict, path: tuple, ctx: Context) -> None:
-    if v["blocks"] * v["block_tiles"] + v["then_each"] == 0:
-        ctx.error(path, "deals no tiles; allowed: blocks × block_tiles + then_each = tiles.hand")
-
-
-_TILE = Str(what="a tile name such as 5m or east")
-_ADD = Str(("add", "keep", "reset"))
-
-PLAYERS = Map({"count": Int(3, 4), "seats": List(Int(0, 3), 3, 4)}, checks=[_check_players])
-TILES = Map({"count": Int(2, 400), "red_fives": Field(Int(0, 12), False, 0),
-             "stacks_per_side": List(Int(1, 40), 4, 4), "hand": Int(1, 20)}, checks=[_check_tiles])
-DICE = Map({"throws": Int(1, 2), "per_throw": Int(1, 3), "breaker_counts": Str(("walls", "players")),
-            "break_count": Str(("first", "sum"))})
-DEAD_WALL = Map({"stacks": Int(0, 20)})
-DORA = Map({"indicator_stack": Int(1, 20), "tile": Str(("top", "bottom")), "kan_step": Int(-1, 1),
-            "max_indicators": Int(1, 10), "successor": List(List(_TILE, 2), 1)})
-DEAL = Map({"blocks": Int(0, 10), "block_tiles": Int(1, 8), "then_each": Int(0, 4), "dealer_extra": Int(0, 4)},
-           checks=[_check_deal])
-POINTS = Map({"start": Int(0, 10**7), "return": Int(0, 10**7)})
-RIICHI = Map({"deposit": Int(1, 10**6), "min_score": Nullable(Int(-10**7, 10**7))})
-COUNTERS = Map({"ron": Int(0, 10**5), "tsumo_each": Int(0, 10**5), "after_dealer_win": _ADD,
-                "after_draw": _ADD, "after_other_win": _ADD})
-DEALER_REPEAT = Map({"on_win": Bool(), "on_tenpai_draw": Bool(), "on_noten_draw": Bool(),
-                     "on_abortive_draw": Bool()})
-DRAW = Map({"noten_total": Int(0, 10**6), "abortive": Bool()})
-CHOMBO = Map({"mode": Str(("final", "table")), "final_penalty": Int(0, 10**6), "to_dealer": Int(0, 10**6),
-              "to_others": Int(0, 10**6), "dealer_pays_each": Int(0, 10**6)})
-LIMIT = Map({"han": Int(1, 100), "base": Int(1, 10**6), "name": Str()})
-
-
-def _check_limits(v: dict, path: tuple, ctx: Context) -> None:
-    limits = v["limits"]
-    for i in range(1, len(limits)):
-        if limits[i]["han"] <= limits[i - 1]["han"] or limits[i]["base"] < limits[i - 1]["base"]:
-            ctx.error(path + ("limits", i), f"han {limits[i]['han']} base {limits[i]['base']} after han "
-                      f"{limits[i - 1]['han']} base {limits[i - 1]['base']}; allowed: han rising, base not falling")
-    if v["yakuman_base"] < max(v["mangan_base"], limits[-1]["base"]):
-        ctx.error(path + ("yakuman_base",), f"{v['yakuman_base']} is below mangan_base {v['mangan_base']} or the "
-                  f"highest limit's base {limits[-1]['base']}; allowed: at least both")
-    if v["kiriage_min_base"] > v["mangan_base"]:
-        ctx.error(path + ("kiriage_min_base",), f"{v['kiriage_min_base']} is above mangan_base "
-                  f"{v['mangan_base']}; allowed: at most mangan_base")
-
-
-def _check_points(v: dict, path: tuple, ctx: Context) -> None:
-    if v["max_points"] is not None and v["max_points"] < v["min_points"]:
-        ctx.error(path + ("max_points",), f"{v['max_points']} is below min_points {v['min_points']}; "
-                  "allowed: at least min_points")
-
-
-_MONEY = Int(0, 10**7)
-PAYMENT = Variant("scheme", {
-    "riichi": Map({"scheme": Str(), "unit": Int(1, 10**4), "mangan_base": Int(1, 10**6), "kiriage": Bool(),
-                   "kiriage_min_base": Int(1, 10**6), "ron_dealer": Int(1, 20), "ron_other": Int(1, 20),
-                   "tsumo_dealer_pays": Int(1, 20), "tsumo_others_pay": Int(1, 20),
-                   "tsumo_dealer_wins_each": Int(1, 20), "limits": List(LIMIT, 1), "yakuman_base": Int(1, 10**6),
-                   "max_yakuman": Int(1, 6), "seven_pairs_fu": Int(20, 110), "max_fu": Int(30, 200)},
-                  checks=[_check_limits]),
-    "zung_jung": Map({"scheme": Str(), "method": Str(("formal", "uniform")), "threshold": Int(0, 10**4),
-                      "min_points": Int(1, 10**4), "max_points": Nullable(Int(1, 10**5))}, checks=[_check_points]),
-    "mcr": Map({"scheme": Str(), "base": Int(0, 10**4), "min_points": Int(1, 10**4),
-                "max_points": Nullable(Int(1, 10**5))}, checks=[_check_points]),
-})
-MATCH = Map({"rounds": Int(1, 4), "busting": Nullable(Map({"below": Int(-10**7, 10**7)})), "agari_yame": Bool(),
-             "extension": Nullable(Map({"target": _MONEY, "rounds": Int(1, 3)}))})
-STANDINGS = Map({"uma": List(Int(-10**7, 10**7), 3, 4), "oka": _MONEY, "ties": Str(("split", "seat_order")),
-                 "leftover_sticks": Str(("winner", "none"))})
-
-RULESET = Map({
-    "kind": Field(Str(("ruleset",)), False, "ruleset"),
-    "name": Str(), "title": Field(Str(), False, ""), "players": PLAYERS, "tiles": TILES, "dice": DICE,
-    "dead_wall": DEAD_WALL, "dora": Nullable(DORA), "deal": DEAL, "points": POINTS, "riichi": Nullable(RIICHI),
-    "counters": Nullable(COUNTERS), "dealer_repeat": DEALER_REPEAT, "draw": DRAW,
-    "multiple_ron": Str(("allowed", "head_bump")), "chombo": CHOMBO, "payment": PAYMENT, "match": MATCH,
-    "standings": STANDINGS,
-}, what="a rule set")
+    def problems(self) -> Problems:
+        """The figures that must agree with one another (each field is valid by itself)."""
+        for check in (_players, _tiles, _dice, _dead_wall, _dora, _deal_fits, _draw, _scheme, _standings,
+                      _extension):
+            yield from check(self)
 
 
 # ----------------------------------------------------------------------------- cross-field checks
 
-def _cross_checks(v: dict, path: tuple, ctx: Context) -> None:
-    for check in (_check_dice, _check_dead_wall, _check_dora, _check_deal_fits, _check_draw, _check_scheme,
-                  _check_standings, _check_extension):
-        check(v, ctx)
+def _players(r: RuleSet) -> Problems:
+    if len(set(r.seats)) != len(r.seats):
+        yield ("players", "seats"), f"seats {list(r.seats)} repeat a seat; allowed: distinct seats 0-3"
+    elif len(r.seats) != r.players:
+        yield ("players", "seats"), (f"{len(r.seats)} seats listed for count: {r.players}; "
+                                     "allowed: exactly one seat per player")
 
 
-def _check_dice(v: dict, ctx: Context) -> None:
-    d = v["dice"]
-    if d["throws"] > 1 and d["break_count"] == "first":
-        ctx.error(("dice", "break_count"), f"'first' ignores the other {d['throws'] - 1} throw(s); "
-                  "allowed: sum (or throws: 1)")
+def _tiles(r: RuleSet) -> Problems:
+    stacked = 2 * sum(r.stacks_per_side)
+    if stacked != r.tiles:
+        yield ("tiles", "stacks_per_side"), (f"{list(r.stacks_per_side)} make {stacked} tiles but count is "
+                                             f"{r.tiles}; allowed: stacks that hold exactly count tiles (2 per stack)")
 
 
-def _check_dead_wall(v: dict, ctx: Context) -> None:
-    shortest = min(v["tiles"]["stacks_per_side"])
-    if v["dead_wall"]["stacks"] >= shortest:
-        ctx.error(("dead_wall", "stacks"), f"{v['dead_wall']['stacks']} stacks is not shorter than a wall of "
-                  f"{shortest}; allowed: 0 to {shortest - 1}")
+def _dice(r: RuleSet) -> Problems:
+    if r.dice.throws > 1 and r.dice.break_count == "first":
+        yield ("dice", "break_count"), (f"'first' ignores the other {r.dice.throws - 1} throw(s); "
+                                        "allowed: sum (or throws: 1)")
+
+
+def _dead_wall(r: RuleSet) -> Problems:
+    shortest = min(r.stacks_per_side)
+    if r.dead_wall_stacks >= shortest:
+        yield ("dead_wall", "stacks"), (f"{r.dead_wall_stacks} stacks is not shorter than a wall of {shortest}; "
+                                        f"allowed: 0 to {shortest - 1}")
 
 
 def _dead_wall_reach(size: int, kans: int, tile: str) -> int:
@@ -325,105 +289,86 @@ def _dead_wall_reach(size: int, kans: int, tile: str) -> int:
     return size + (kans + (tile == "bottom")) // 2
 
 
-def _check_dora(v: dict, ctx: Context) -> None:
-    dora, size = v["dora"], v["dead_wall"]["stacks"]
+def _dora(r: RuleSet) -> Problems:
+    dora, size = r.dora, r.dead_wall_stacks
     if dora is None:
         return
-    for kans in range(dora["max_indicators"]):
-        stack, reach = dora["indicator_stack"] + kans * dora["kan_step"], _dead_wall_reach(size, kans, dora["tile"])
+    for kans in range(dora.max_indicators):
+        stack, reach = dora.indicator_stack + kans * dora.kan_step, _dead_wall_reach(size, kans, dora.tile)
         if not 1 <= stack <= reach:
-            ctx.error(("dora",), f"the indicator after {kans} kan(s) is on stack {stack}, outside the dead wall "
-                      f"(stacks 1-{reach} then); allowed: every indicator within the dead wall of {size} stacks "
-                      "and the live wall's last tiles each kan takes into it")
+            yield ("dora",), (f"the indicator after {kans} kan(s) is on stack {stack}, outside the dead wall "
+                              f"(stacks 1-{reach} then); allowed: every indicator within the dead wall of {size} "
+                              "stacks and the live wall's last tiles each kan takes into it")
             return
-    if dora["kan_step"] == 0 and dora["max_indicators"] > 1:
-        ctx.error(("dora", "kan_step"), "0 puts every kan's indicator on the first one's stack; allowed: 1 or -1")
-    counts = Counter(t for cycle in dora["successor"] for t in cycle)
+    if dora.kan_step == 0 and dora.max_indicators > 1:
+        yield ("dora", "kan_step"), "0 puts every kan's indicator on the first one's stack; allowed: 1 or -1"
+    counts = Counter(t for cycle in dora.successor for t in cycle)
     repeated = sorted(t for t, n in counts.items() if n > 1)
     if repeated:
-        ctx.error(("dora", "successor"), f"tiles {repeated} appear twice; allowed: each tile in one cycle once")
+        yield ("dora", "successor"), f"tiles {repeated} appear twice; allowed: each tile in one cycle once"
 
 
-def _check_deal_fits(v: dict, ctx: Context) -> None:
-    deal, tiles = v["deal"], v["tiles"]
-    hand = deal["blocks"] * deal["block_tiles"] + deal["then_each"]
-    if hand != tiles["hand"]:
-        ctx.error(("deal",), f"deals {hand} tiles per player but tiles.hand is {tiles['hand']}; "
-                  "allowed: blocks × block_tiles + then_each = tiles.hand")
-    dealt = v["players"]["count"] * tiles["hand"] + deal["dealer_extra"]
-    live = tiles["count"] - 2 * v["dead_wall"]["stacks"]
+def _deal_fits(r: RuleSet) -> Problems:
+    deal = r.deal
+    hand = deal.blocks * deal.block_tiles + deal.then_each
+    if hand != r.hand_tiles:
+        yield ("deal",), (f"deals {hand} tiles per player but tiles.hand is {r.hand_tiles}; "
+                          "allowed: blocks × block_tiles + then_each = tiles.hand")
+    dealt = r.players * r.hand_tiles + deal.dealer_extra
+    live = r.tiles - 2 * r.dead_wall_stacks
     if dealt > live:
-        ctx.error(("deal",), f"deals {dealt} tiles but the live wall holds {live}; allowed: at most {live}")
+        yield ("deal",), f"deals {dealt} tiles but the live wall holds {live}; allowed: at most {live}"
 
 
-def _check_draw(v: dict, ctx: Context) -> None:
-    total, n = v["draw"]["noten_total"], v["players"]["count"]
+def _draw(r: RuleSet) -> Problems:
+    total, n = r.draw.noten_total, r.players
     step = lcm(*range(1, n))
     if total % step:
-        ctx.error(("draw", "noten_total"), f"{total} does not split evenly among 1 to {n - 1} players; "
-                  f"allowed: a multiple of {step}")
+        yield ("draw", "noten_total"), (f"{total} does not split evenly among 1 to {n - 1} players; "
+                                        f"allowed: a multiple of {step}")
 
 
-def _check_scheme(v: dict, ctx: Context) -> None:
+def _scheme(r: RuleSet) -> Problems:
     # deposits and counters are riichi bookkeeping; point schemes have no use for them
-    for key in ("riichi", "counters"):
-        if v[key] is not None and v["payment"]["scheme"] != "riichi":
-            ctx.error((key,), f"set with payment scheme {v['payment']['scheme']!r}; "
-                      "allowed: null unless payment.scheme is riichi")
+    # (`counters: null` reads as NO_COUNTERS itself, so `is not` tells a written one)
+    for key, given in (("riichi", r.riichi is not None), ("counters", r.counters is not NO_COUNTERS)):
+        if given and r.payment.scheme != "riichi":
+            yield (key,), (f"set with payment scheme {r.payment.scheme!r}; "
+                           "allowed: null unless payment.scheme is riichi")
 
 
-def _check_standings(v: dict, ctx: Context) -> None:
-    st, n, pts = v["standings"], v["players"]["count"], v["points"]
-    if len(st["uma"]) != n:
-        ctx.error(("standings", "uma"), f"{len(st['uma'])} places for {n} players; allowed: one per player")
-    elif sum(st["uma"]) != 0:
-        ctx.error(("standings", "uma"), f"{st['uma']} sums to {sum(st['uma'])}; allowed: places summing to 0")
-    oka = n * (pts["return"] - pts["start"])
-    if st["oka"] != oka:
-        ctx.error(("standings", "oka"), f"{st['oka']} but {n} × (return {pts['return']} − start {pts['start']}) "
-                  f"= {oka}; allowed: {oka}, so that final scores sum to zero")
+def _standings(r: RuleSet) -> Problems:
+    st, n = r.standings, r.players
+    if len(st.uma) != n:
+        yield ("standings", "uma"), f"{len(st.uma)} places for {n} players; allowed: one per player"
+    elif sum(st.uma) != 0:
+        yield ("standings", "uma"), f"{list(st.uma)} sums to {sum(st.uma)}; allowed: places summing to 0"
+    oka = n * (r.return_points - r.starting_points)
+    if st.oka != oka:
+        yield ("standings", "oka"), (f"{st.oka} but {n} × (return {r.return_points} − start {r.starting_points}) "
+                                     f"= {oka}; allowed: {oka}, so that final scores sum to zero")
 
 
-def _check_extension(v: dict, ctx: Context) -> None:
-    ext = v["match"]["extension"]
-    if ext is not None and v["match"]["rounds"] + ext["rounds"] > len(WINDS):
-        ctx.error(("match", "extension", "rounds"), f"{ext['rounds']} extra round(s) after {v['match']['rounds']}; "
-                  f"allowed: at most {len(WINDS) - v['match']['rounds']} (the winds end at North)")
+def _extension(r: RuleSet) -> Problems:
+    ext = r.match.extension
+    if ext is not None and r.match.rounds + ext.rounds > len(WINDS):
+        yield ("match", "extension", "rounds"), (f"{ext.rounds} extra round(s) after {r.match.rounds}; "
+                                                 f"allowed: at most {len(WINDS) - r.match.rounds} (the winds end at North)")
 
 
-# ----------------------------------------------------------------------------- building
+# ----------------------------------------------------------------------------- loading
 
-def _payment(p: dict) -> HanFuScoring | PointScoring:
-    if p["scheme"] == "riichi":
-        fields = {k: v for k, v in p.items() if k not in ("scheme", "limits")}
-        return HanFuScoring(limits=tuple(Limit(**x) for x in p["limits"]), **fields)
-    return PointScoring(**p)
+def ruleset_shape() -> Record:
+    """A rule-set file's schema."""
+    return shape(RuleSet, kind="ruleset", what="a rule set")
 
 
-def build(v: dict, source: str = "") -> RuleSet:
-    """The RuleSet from validated YAML data."""
-    m, st = v["match"], v["standings"]
-    return RuleSet(
-        name=v["name"], title=v["title"], players=v["players"]["count"], seats=tuple(sorted(v["players"]["seats"])),
-        tiles=v["tiles"]["count"], red_fives=v["tiles"]["red_fives"],
-        stacks_per_side=tuple(v["tiles"]["stacks_per_side"]), hand_tiles=v["tiles"]["hand"], dice=Dice(**v["dice"]),
-        dead_wall_stacks=v["dead_wall"]["stacks"],
-        dora=None if v["dora"] is None else Dora(**{**v["dora"], "successor": tuple(map(tuple, v["dora"]["successor"]))}),
-        deal=Deal(**v["deal"]), starting_points=v["points"]["start"], return_points=v["points"]["return"],
-        riichi=None if v["riichi"] is None else Riichi(**v["riichi"]),
-        counters=NO_COUNTERS if v["counters"] is None else Counters(**v["counters"]),
-        dealer_repeat=DealerRepeat(**v["dealer_repeat"]), draw=Draw(**v["draw"]), multiple_ron=v["multiple_ron"],
-        chombo=Chombo(**v["chombo"]), payment=_payment(v["payment"]),
-        match=Match(rounds=m["rounds"], busting_below=m["busting"]["below"] if m["busting"] else None,
-                    agari_yame=m["agari_yame"], extension=Extension(**m["extension"]) if m["extension"] else None),
-        standings=StandingsRules(uma=tuple(st["uma"]), oka=st["oka"], ties=st["ties"],
-                                 leftover_sticks=st["leftover_sticks"]),
-        source=source,
-    )
+def _read(rules: RuleSet, source: str) -> RuleSet:
+    return dataclasses.replace(rules, seats=tuple(sorted(rules.seats)), source=source)
 
 
 def ruleset_from_text(text: str, file: str = "<rule set>") -> RuleSet:
-    return build(validate_text(RULESET, text, file, [_cross_checks]), file)
+    return _read(validate_text(ruleset_shape(), text, file), file)
 
 
 def preset_names() -> list[str]:
@@ -442,7 +387,7 @@ def resolve_ruleset(name_or_path: str | Path, base: Path | None = None) -> Path:
 def load_ruleset(name_or_path: str | Path, base: Path | None = None) -> RuleSet:
     """Load and validate a rule set; raises ConfigError listing every problem."""
     path = resolve_ruleset(name_or_path, base)
-    return build(validate_file(RULESET, path, [_cross_checks]), str(path))
+    return _read(validate_file(ruleset_shape(), path), str(path))
 
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")

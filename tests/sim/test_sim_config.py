@@ -6,9 +6,9 @@ import re
 import pytest
 
 from firmware_protocol.transport import Impairment
+from mjtable_config.schema import ConfigError
 from sim import load_fault_plan, load_profile
 from sim.profile import CONFIG_DIR
-from sim.strict_yaml import ConfigError
 
 FOUR_PORT = (CONFIG_DIR / "tables" / "four-port.yaml").read_text()
 
@@ -31,24 +31,41 @@ def test_four_port_timings():
 
 
 @pytest.mark.parametrize("change,where,message", [
-    (("dice: 2", "dice: 2\ndie: 3"), ":11: die:", "unknown key"),
-    (("  shuffle: 30.0", "  shufle: 30.0"), ":23: timings.shufle:", "unknown key"),
-    (("dice: 2", "dice: two"), ":10: dice:", "expected a int"),
-    (("dora_flipper: true", "dora_flipper: 1"), ":12: dora_flipper:", "expected a bool"),
-    (("wind_marker: motorised", "wind_marker: servo"), ":15: wind_marker:", "not one of none, lamp, motorised"),
-    (("[17, 17, 17, 17]", "[17, 17, x, 17]"), ":7: stacks.[2]:", "expected a int"),
-    (("  receive_window: 4\n", ""), ":18: link:", "missing key 'receive_window'"),  # the mapping's first line
+    (("dice: 2", "dice: 2\ndie: 3"), ":11: die:", "unknown key 'die' (did you mean 'dice'?)"),
+    (("  shuffle: 30.0", "  shufle: 30.0"), ":23: timings.shufle:", "unknown key 'shufle' (did you mean 'shuffle'?)"),
+    (("dice: 2", "dice: two"), ":10: dice:", "got 'two'; allowed: an integer from 1 to 4"),
+    (("dice: 2", "dice: 5"), ":10: dice:", "5 is out of range; allowed: an integer from 1 to 4"),
+    (("dora_flipper: true", "dora_flipper: 1"), ":12: dora_flipper:", "got 1; allowed: true or false"),
+    (("wind_marker: motorised", "wind_marker: servo"), ":15: wind_marker:", "allowed: none, lamp, motorised"),
+    (("[17, 17, 17, 17]", "[17, 17, x, 17]"), ":7: stacks[2]:", "got 'x'; allowed: an integer"),
+    # at the key of the mapping that lacks it
+    (("  receive_window: 4\n", ""), ":17: link:", "missing required key 'receive_window'"),
+    (("  shuffle: 30.0", "  shuffle: 90.0"), ":23: timings.shuffle:", "longer than build_limit 80.0"),
 ])
 def test_profile_errors_name_file_line_and_key(tmp_path, change, where, message):
     path = write(tmp_path, FOUR_PORT.replace(*change, 1))
     with pytest.raises(ConfigError) as err:
         load_profile(path)
-    assert str(err.value).startswith(str(path) + where) and message in str(err.value)
+    lines = str(err.value).splitlines()
+    assert any(line.startswith(str(path) + where) and message in line for line in lines), lines
 
 
 def test_profile_geometry_must_hold_the_set(tmp_path):
-    with pytest.raises(ConfigError, match="stacks"):
-        load_profile(write(tmp_path, FOUR_PORT.replace("[17, 17, 17, 17]", "[17, 17, 17, 16]")))
+    path = write(tmp_path, FOUR_PORT.replace("[17, 17, 17, 17]", "[17, 17, 17, 16]"))
+    with pytest.raises(ConfigError, match=re.escape(f"{path}:7: stacks: [17, 17, 17, 16] hold 134 tiles")):
+        load_profile(path)
+
+
+def test_every_profile_problem_is_listed_at_once(tmp_path):
+    edits = (("dice: 2", "dice: two"), ("dora_flipper: true", "dora_flipper: 1"), ("  shuffle: 30.0", "  shufle: 30.0"))
+    text = FOUR_PORT
+    for old, new in edits:
+        text = text.replace(old, new, 1)
+    with pytest.raises(ConfigError) as err:
+        load_profile(write(tmp_path, text))
+    # in file order: the timings mapping lacks shuffle (its first line), then the unknown shufle
+    assert [line.split(": ")[1] for line in str(err.value).splitlines()] == [
+        "dice", "dora_flipper", "timings", "timings.shufle"]
 
 
 def test_fault_scenario_file(tmp_path):
@@ -69,9 +86,10 @@ reset: {at: [300.0], after_command: [50]}
 
 
 @pytest.mark.parametrize("text,message", [
-    ("jam: [{shuffle: 2, sensor: elbow}]", ":1: jam.[0].sensor:"),
+    ("jam: [{shuffle: 2, sensor: elbow}]", ":1: jam[0].sensor: got 'elbow'"),
     ("link: {noise: 0.1}", ":1: link.noise: unknown key"),
-    ("lift_stuck: [{raise: 1, lift: 7}]", "a lift is a seat"),
+    ("lift_stuck: [{raise: 1, lift: 7}]", ":1: lift_stuck[0].lift: 7 is out of range; allowed: an integer from 0 to 3"),
+    ("missing_tile: [0]", ":1: missing_tile[0]: 0 is out of range; allowed: an integer ≥ 1"),
 ])
 def test_fault_scenario_errors(tmp_path, text, message):
     with pytest.raises(ConfigError, match=re.escape(message)):

@@ -1,20 +1,29 @@
-"""A small strict YAML validator that reports every problem with its file and line.
+"""The strict YAML validator of every configuration file: table configs, rule sets, table
+hardware profiles, fault scenarios. The controller and the simulator both use it (this package
+imports neither).
 
 Configuration is written by hand, so a typo must not be silently ignored: unknown keys
-are errors, every scalar is type- and range-checked, and cross-field checks run once the
-fields are individually valid. All problems are collected and raised together as one
-``ConfigError`` whose ``str()`` is the message a user reads (no traceback).
+are errors, every scalar is type- and range-checked, and a dataclass's own cross-field
+``problems()`` run once its fields are individually valid. All problems are collected and
+raised together as one ``ConfigError`` whose ``str()`` is the message a user reads: one
+line per problem, each naming the file, the line and the key path.
 
-The YAML is composed (not constructed) with the safe loader so every value keeps its
+A file's shape is its dataclass (``shape(RuleSet)``): the YAML keys are its fields, their
+types give the checks, and ``field(metadata=spec(...))`` the ranges, choices and the key a
+field is read from. The YAML is composed (not constructed) so every value keeps its
 position; scalars are then built with PyYAML's safe constructor.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
+import functools
 import math
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable, Iterator, Literal, Union
 
 import yaml
 from yaml.constructor import SafeConstructor
@@ -23,8 +32,9 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from mjtable_config import reading
 
 __all__ = [
-    "AnyOf", "Bool", "ConfigError", "Context", "Field", "Float", "INVALID", "Int", "Issue", "List",
-    "Map", "Nullable", "Schema", "Str", "Variant", "compose", "path_str", "validate_file", "validate_text",
+    "AnyOf", "Bool", "ConfigError", "Context", "Field", "Float", "INVALID", "Int", "Issue", "List", "Map",
+    "Nullable", "Problems", "Record", "Schema", "Str", "Variant", "compose", "path_str", "read_text", "shape", "spec",
+    "validate_file", "validate_text",
 ]
 
 Path_ = tuple  # a key path: ("dice", "throws") or ("limits", 2, "han")
@@ -54,10 +64,10 @@ class Issue:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line else self.file
-        return f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
+        return ": ".join(part for part in (where, self.path, self.message) if part)  # no file: not in a file
 
 
-class ConfigError(Exception):
+class ConfigError(ValueError):
     """One or more configuration problems; ``str()`` lists them one per line."""
 
     def __init__(self, issues: Iterable[Issue], more: int = 0):
@@ -221,16 +231,16 @@ def _did_you_mean(word: str, options: Iterable[str]) -> str:
 
 
 class Nullable(Schema):
-    """``null`` (a disabled feature) or the inner schema."""
+    """``null`` (a disabled feature, read as ``null``) or the inner schema."""
 
-    def __init__(self, inner: Schema):
-        self.inner = inner
+    def __init__(self, inner: Schema, null: Any = None):
+        self.inner, self.null = inner, null
         self.allowed = f"null or {inner.allowed}"
 
     def check(self, node, path, ctx):
         if isinstance(node, ScalarNode) and node.tag == NULL:
             ctx.visit(path, node)
-            return None
+            return self.null
         return self.inner.check(node, path, ctx)
 
 
@@ -251,6 +261,8 @@ class AnyOf(Schema):
 
 
 class List(Schema):
+    """A list, read as a tuple (the dataclasses are frozen)."""
+
     def __init__(self, item: Schema, min_len: int = 0, max_len: int | None = None):
         self.item, self.min_len, self.max_len = item, min_len, max_len
         count = (f"{min_len}" if min_len == max_len else f"at least {min_len}" if max_len is None
@@ -264,7 +276,7 @@ class List(Schema):
         n = len(values)
         if n < self.min_len or (self.max_len is not None and n > self.max_len):
             return self.fail(node, path, ctx, f"got {n} items")
-        return INVALID if any(v is INVALID for v in values) else values
+        return INVALID if any(v is INVALID for v in values) else tuple(values)
 
 
 @dataclass(frozen=True)
@@ -274,15 +286,11 @@ class Field:
     default: Any = None
 
 
-Check = Callable[[dict, Path_, Context], None]
-
-
 class Map(Schema):
-    """A mapping with known keys. ``checks`` run on the whole valid mapping (cross-field rules)."""
+    """A mapping with known keys, read as a dict."""
 
-    def __init__(self, fields: dict[str, Field | Schema], checks: Iterable[Check] = (), what: str = "a mapping"):
+    def __init__(self, fields: dict[str, Field | Schema], what: str = "a mapping"):
         self.fields = {k: f if isinstance(f, Field) else Field(f) for k, f in fields.items()}
-        self.checks = tuple(checks)
         self.allowed = f"{what} with keys {', '.join(self.fields)}"
 
     def _check(self, node, path, ctx):
@@ -290,18 +298,14 @@ class Map(Schema):
             return self.fail(node, path, ctx)
         given = self._keys(node, path, ctx)
         out, ok = {}, ctx.total
-        for key, spec in self.fields.items():
+        for key, item in self.fields.items():
             if key in given:
-                out[key] = spec.schema.check(given[key], path + (key,), ctx)
-            elif spec.required:
+                out[key] = item.schema.check(given[key], path + (key,), ctx)
+            elif item.required:
                 ctx.error(path, f"missing required key {key!r}")
             else:
-                out[key] = spec.default
-        if ctx.total > ok or any(v is INVALID for v in out.values()):
-            return INVALID
-        for check in self.checks:
-            check(out, path, ctx)
-        return INVALID if ctx.total > ok else out
+                out[key] = item.default
+        return INVALID if ctx.total > ok or any(v is INVALID for v in out.values()) else out
 
     def _keys(self, node: MappingNode, path: Path_, ctx: Context) -> dict[str, Node]:
         given: dict[str, Node] = {}
@@ -337,6 +341,152 @@ class Variant(Schema):
         return INVALID if name is INVALID else self.cases[name].check(node, path, ctx)
 
 
+# ----------------------------------------------------------------------------- shapes from dataclasses
+
+Problems = Iterator[tuple[tuple, str]]  # what a dataclass's problems() yields: (key path, message)
+
+_SPEC_KEYS = frozenset({"key", "min", "max", "choices", "what", "length", "null", "by", "schema", "file"})
+
+
+def spec(**given: Any) -> dict[str, Any]:
+    """A field's ``metadata`` for its shape:
+
+    - ``key``: the YAML key when it is not the field's name; ``"tiles.hand"`` reads the field
+      from the mapping ``tiles``, which the fields of that key make together;
+    - ``min``, ``max``: a number's range; ``choices``, ``what``: a string's values, or how to
+      name them; on a list, these apply to its items and ``length`` = (min, max) to the list;
+    - ``null``: what ``null`` reads as, for a field whose type is not Optional;
+    - ``by``: the key whose value chooses the dataclass, for a union of dataclasses;
+    - ``schema``: a Schema, where the type says too little (a list of lists);
+    - ``file=False``: not read from the file (the loader gives it).
+    """
+    unknown = set(given) - _SPEC_KEYS
+    if unknown:
+        raise TypeError(f"unknown spec keys: {', '.join(sorted(unknown))}")
+    return given
+
+
+def _is_optional(hint: Any) -> bool:
+    return typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint)
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)  # evaluates every annotation: once per class
+
+
+def _tag(cls: type, key: str) -> str:
+    """The value of ``key`` that names ``cls`` in a union: its field's Literal type."""
+    (value,) = typing.get_args(_hints(cls)[key])
+    return value
+
+
+def _schema_of(hint: Any, meta: typing.Mapping[str, Any]) -> Schema:
+    if "schema" in meta:
+        return meta["schema"]
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        options = tuple(a for a in args if a is not type(None))
+        if len(options) == 1:
+            inner = _schema_of(options[0], meta)
+        elif "by" in meta:
+            inner = Variant(meta["by"], {_tag(o, meta["by"]): shape(o) for o in options})
+        else:
+            inner = AnyOf(*(_schema_of(o, meta) for o in options))
+        return Nullable(inner) if len(options) < len(args) else inner
+    if origin is Literal:
+        return Str(args)
+    if origin in (tuple, list):
+        items = {k: v for k, v in meta.items() if k != "length"}
+        return List(_schema_of(args[0], items), *meta.get("length", (0, None)))
+    if dataclasses.is_dataclass(hint):
+        return shape(hint)
+    if hint is bool:
+        return Bool()
+    if hint in (int, float):
+        return (Int if hint is int else Float)(meta.get("min"), meta.get("max"))
+    if hint in (str, Path):
+        return Str(meta.get("choices"), meta.get("what", "a string"))
+    raise TypeError(f"no YAML schema for the type {hint!r}")
+
+
+def _field_of(f: dataclasses.Field, hint: Any) -> Field:
+    schema = _schema_of(hint, f.metadata)
+    if "null" in f.metadata:
+        schema = Nullable(schema, f.metadata["null"])
+    if f.default is not dataclasses.MISSING:
+        return Field(schema, False, f.default)
+    if f.default_factory is not dataclasses.MISSING:
+        return Field(schema, False, f.default_factory())
+    return Field(schema)
+
+
+class Record(Map):
+    """A dataclass's fields as a mapping, read as an instance of it. Fields with a dotted
+    ``key`` make their mapping together: it may be left out when they all have defaults, and
+    is ``null`` (every one None) when they are all Optional. Once the fields are valid, the
+    instance's ``problems()`` (if any: pairs of a key path within this mapping and a message)
+    are the cross-field checks."""
+
+    def __init__(self, cls: type, kind: str | None = None, what: str = "a mapping"):
+        self.cls = cls
+        self.keys: dict[str, tuple[str, ...]] = {}  # field name -> its key path
+        hints = _hints(cls)
+        top: dict[str, Field | None] = {"kind": Field(Str((kind,)), False, kind)} if kind else {}
+        groups: dict[str, dict[str, Field]] = {}
+        nullable: dict[str, bool] = {}
+        for f in dataclasses.fields(cls):
+            if f.metadata.get("file", True) is False:
+                continue
+            self.keys[f.name] = tuple(f.metadata.get("key", f.name).split("."))
+            key, *sub = self.keys[f.name]
+            if len(sub) > 1:
+                raise TypeError(f"{cls.__name__}.{f.name}: a key is a name or group.name, not {'.'.join(self.keys[f.name])}")
+            if not sub:
+                top[key] = _field_of(f, hints[f.name])
+                continue
+            top.setdefault(key, None)  # a place in the key order, filled below
+            groups.setdefault(key, {})[sub[0]] = _field_of(f, hints[f.name])
+            nullable[key] = nullable.get(key, True) and _is_optional(hints[f.name])
+        for key, members in groups.items():
+            inner = Nullable(Map(members)) if nullable[key] else Map(members)
+            required = any(m.required for m in members.values())
+            top[key] = Field(inner, required, None if required else {k: m.default for k, m in members.items()})
+        super().__init__(top, what)
+
+    def _check(self, node, path, ctx):
+        values = self.read(node, path, ctx)
+        return INVALID if values is INVALID else self.build(values, path, ctx)
+
+    def read(self, node: Node, path: Path_, ctx: Context) -> dict | _Invalid:
+        """The valid mapping as read (not yet an instance: see ``build``)."""
+        ctx.visit(path, node)
+        return super()._check(node, path, ctx)
+
+    def build(self, values: dict, path: Path_, ctx: Context, /, **given: Any) -> Any:
+        """The instance, from ``read``'s values and ``given`` (fields the file does not hold);
+        its own checks' problems are recorded."""
+        found = ctx.total
+        fields = {}
+        for name, (key, *sub) in self.keys.items():
+            value = values[key]
+            fields[name] = value[sub[0]] if sub and value is not None else value
+        try:
+            made = self.cls(**{**fields, **given})
+        except ValueError as exc:  # the dataclass's own check of its fields
+            return ctx.error(path, str(exc))
+        for where, message in getattr(made, "problems", tuple)():
+            ctx.error(path + tuple(where), message)
+        return INVALID if ctx.total > found else made
+
+
+@functools.cache
+def shape(cls: type, kind: str | None = None, what: str = "a mapping") -> Record:
+    """The schema of ``cls`` (a dataclass); ``kind`` is the optional ``kind:`` key a file of
+    this shape may begin with. Derived once, on first use."""
+    return Record(cls, kind, what)
+
+
 def compose(text: str, ctx: Context) -> Node | None:
     """Parse YAML keeping positions; a syntax error becomes an issue."""
     try:
@@ -353,14 +503,11 @@ def compose(text: str, ctx: Context) -> Node | None:
     return node
 
 
-def validate_text(schema: Schema, text: str, file: str, checks: Iterable[Check] = ()) -> dict:
+def validate_text(schema: Schema, text: str, file: str) -> Any:
     """Validate YAML text against ``schema``; raise ConfigError listing every problem."""
     ctx = Context(file)
     node = compose(text, ctx)
     value = INVALID if node is None else schema.check(node, (), ctx)
-    if value is not INVALID:
-        for check in checks:
-            check(value, (), ctx)
     ctx.raise_issues()
     return value
 
@@ -372,6 +519,6 @@ def read_text(path: Path) -> str:
         raise ConfigError([Issue(str(path), None, "", str(exc))]) from None
 
 
-def validate_file(schema: Schema, path: Path | str, checks: Iterable[Check] = ()) -> dict:
+def validate_file(schema: Schema, path: Path | str) -> Any:
     path = Path(path)
-    return validate_text(schema, read_text(path), str(path), checks)
+    return validate_text(schema, read_text(path), str(path))
