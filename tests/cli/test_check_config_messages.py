@@ -10,7 +10,7 @@ from pathlib import Path
 from controller.rules import load_ruleset
 from sim.profile import DEFAULT_PROFILE
 
-from cli_harness import mjtable
+from .cli_harness import mjtable
 
 # file:line: key.path: what is wrong
 PROBLEM = re.compile(r"^(?P<file>[^:\s]+\.yaml):(?P<line>\d+): (?P<path>[a-z_]+(?:\.[a-z_]+|\[\d+\])*): (?P<text>.+)$")

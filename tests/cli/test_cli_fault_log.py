@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from cli_harness import Table, mjtable, wait_until
+from .cli_harness import Table, mjtable, wait_until
 
 
 def test_a_fault_puts_the_last_messages_with_the_table_in_the_run_log(short_tmp):

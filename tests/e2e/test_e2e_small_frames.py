@@ -1,6 +1,6 @@
 """A table whose MCU takes frames of 32 bytes (`identity.frame_size`): the controller never
 sends it a longer one (a long text is shortened) and plays on it, through the same CLI."""
-from e2e_harness import PROFILES, pty_table, ron
+from .e2e_harness import PROFILES, pty_table, ron
 
 
 def test_a_table_with_32_byte_frames_plays(procs):
