@@ -33,6 +33,15 @@ class Timings:
 
 
 @dataclass(frozen=True)
+class StickReader:
+    """A point-stick reader under the seats' trays (protocol 1.1); each reading of a tray
+    misreads one stick, or finds one in a wrong slot, at these rates."""
+
+    misread_rate: float = 0.0
+    wrong_slot_rate: float = 0.0
+
+
+@dataclass(frozen=True)
 class Profile:
     model: str
     firmware: str
@@ -51,6 +60,8 @@ class Profile:
     frame_size: int
     receive_window: int
     timings: Timings
+    protocol: str = "1.1"  # "1.0": a table of before the maintenance and stick messages
+    stick_reader: StickReader | None = None
 
 
 _SECONDS = {name: float for name in Timings.__dataclass_fields__}
@@ -70,6 +81,8 @@ _SCHEMA = {
     "seat_buttons": Optional(bool, True),
     "link": {"heartbeat_timeout_ms": int, "frame_size": int, "receive_window": int},
     "timings": _SECONDS,
+    "protocol": Optional(Choice("1.0", "1.1"), "1.1"),
+    "stick_reader": Optional({"misread_rate": Optional(float, 0.0), "wrong_slot_rate": Optional(float, 0.0)}),
 }
 
 
@@ -88,8 +101,9 @@ def load_profile(path: str | Path) -> Profile:
     path = find_profile(path)
     data = strict_yaml.load(path, _SCHEMA)
     profile = Profile(
-        **{k: v for k, v in data.items() if k not in ("link", "timings", "stacks")},
+        **{k: v for k, v in data.items() if k not in ("link", "timings", "stacks", "stick_reader")},
         stacks=tuple(data["stacks"]),
+        stick_reader=StickReader(**data["stick_reader"]) if data["stick_reader"] is not None else None,
         **data["link"],
         timings=Timings(**data["timings"]),
     )
@@ -117,6 +131,8 @@ def _inconsistency(p: Profile) -> str | None:
     slow = [k for k, v in vars(p.timings).items() if v < 0]
     if slow:
         return f"timings: negative durations: {', '.join(slow)}"
+    if p.stick_reader and not all(0 <= r <= 1 for r in vars(p.stick_reader).values()):
+        return "stick_reader: rates are shares of readings, 0 to 1"
     if p.timings.shuffle > p.timings.build_limit:
         return "timings: shuffle is longer than build_limit, every shuffle would time out"
     return None
