@@ -30,7 +30,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_protocol.catalog import BUTTONS, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS, Message
+from firmware_protocol.catalog import (BUTTONS, OPERATIONS, PROTOCOL_MINOR, PROTOCOL_VERSION, REPLIES,
+                                       SET_LOCATIONS, TEST_SUBSYSTEMS, Message, split_version, version_byte)
 from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
@@ -51,11 +52,13 @@ COMPLETIONS = {
     "separate_dead_wall": "dead_wall_separated",
     "flip_dora": "dora_flipped",
     "set_wind_marker": "wind_marker_set",
+    "test_subsystem": "subsystem_tested",
 }
 
 
 # The answers each command may get (any command may be `rejected`).
-_ANSWERS = {"identify": "identity", "get_status": "status"}
+_ANSWERS = {"identify": ("identity", "identity_1_1"), "get_status": ("status",), "get_counters": ("counters",),
+            "read_sensors": ("sensors",), "read_sticks": ("sticks",)}
 _SUBSYSTEM_OF = {"collect_tiles": "centre", "shuffle": "shuffler", "raise_walls": "lifts", "roll_dice": "dice",
                  "separate_dead_wall": "separator", "flip_dora": "dora", "set_wind_marker": "marker"}
 
@@ -164,6 +167,8 @@ class Table:
         self._overdue_logged_at: float | None = None
         self._overdue_unlogged = 0
         self.identity: dict[str, Any] | None = None
+        # The version offered in identify: 1.1 until a table refuses it (a 1.0 table), then 1.0.
+        self._offer = version_byte(PROTOCOL_VERSION, PROTOCOL_MINOR)
         self.capabilities: Capabilities | None = None
         self.boot_id: int | None = None
 
@@ -176,10 +181,11 @@ class Table:
                                       on_lost=self._on_lost)
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
-        identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
-        if identity["protocol_version"] != PROTOCOL_VERSION:
+        identity = await self._identify()
+        major, minor = split_version(identity["protocol_version"])
+        if major != PROTOCOL_VERSION or minor > split_version(self._offer)[1]:
             self.close()
-            raise TableError(f"table speaks protocol {identity['protocol_version']}, host {PROTOCOL_VERSION}")
+            raise TableError(f"table speaks protocol {major}.{minor}, host {PROTOCOL_VERSION}.{PROTOCOL_MINOR}")
         if problem := identity_problem(identity):
             self.close()
             raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
@@ -187,11 +193,23 @@ class Table:
         self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
         self.identity, self.boot_id = identity, identity["boot_id"]
-        self.capabilities = Capabilities.from_identity(identity)
+        self.capabilities = Capabilities.from_identity(identity.args)
         self._schedule_heartbeat()
         if reset:
             self._on_event("mcu_reset", identity["boot_id"])
         return identity
+
+    async def _identify(self) -> Message:
+        """Offer 1.1; a 1.0 table refuses any version byte but 1, and is then offered 1.0
+        from here on (PROTOCOL.md "Protocol 1.1")."""
+        try:
+            return await self.command("identify", protocol_version=self._offer)
+        except Rejected as exc:
+            if exc.code != Code.VERSION_MISMATCH or self._offer == PROTOCOL_VERSION:
+                raise
+        log.info("the table speaks protocol 1.0: no counters, sensor test or stick reader")
+        self._offer = PROTOCOL_VERSION
+        return await self.command("identify", protocol_version=self._offer)
 
     def close(self) -> None:
         if self._heartbeat:
@@ -390,9 +408,39 @@ class Table:
     async def resume(self) -> None:
         await self.command("resume")
 
+    # ---- protocol 1.1: send only what `capabilities` announces ----
+    async def get_counters(self) -> dict[str, Any]:
+        counters = dict((await self.command("get_counters")).args)
+        for per_sensor in ("faults", "jams"):
+            counters[per_sensor] = {_name(SENSORS, i): n for i, n in enumerate(counters[per_sensor]) if n}
+        return counters
+
+    async def reset_service_counter(self) -> None:
+        await self.command("reset_service_counter")
+
+    async def enter_maintenance(self) -> None:
+        await self.command("enter_maintenance")
+
+    async def leave_maintenance(self) -> None:
+        await self.command("leave_maintenance")
+
+    async def test_subsystem(self, subsystem: str, seat: int = 0) -> dict[str, Any]:
+        """Run one subsystem's test (maintenance mode); its result code (0: passed) and sensor."""
+        done = await self.operation("test_subsystem", subsystem=TEST_SUBSYSTEMS.index(subsystem), seat=seat)
+        return {"result": done["result"], "sensor": _name(SENSORS, done["sensor"])}
+
+    async def read_sensors(self) -> dict[str, int]:
+        values = (await self.command("read_sensors"))["values"]
+        return {_name(SENSORS, i): v for i, v in enumerate(values) if i}  # SENSORS[0] is "none"
+
+    async def read_sticks(self) -> tuple[list[int], int]:
+        """Each seat's tray total, and the bit mask of seats with a stick in a wrong slot."""
+        reading = await self.command("read_sticks")
+        return list(reading["totals"]), reading["wrong_slot"]
+
     # ---- incoming ----
     def _on_message(self, msg: Message) -> None:
-        if msg.name in ("ok", "rejected", "identity", "status"):
+        if msg.name in REPLIES:
             self._on_reply(msg)
         elif msg.name == "fault":
             fault = Fault.from_event(msg)
@@ -487,7 +535,7 @@ async def _within(future: asyncio.Future, seconds: float) -> bool:
 
 
 def _answers(command: str, reply: str) -> bool:
-    return reply == "rejected" or reply == _ANSWERS.get(command, "ok")
+    return reply == "rejected" or reply in _ANSWERS.get(command, ("ok",))
 
 
 def _running(name: str, status: dict[str, Any]) -> bool:

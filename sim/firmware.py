@@ -156,6 +156,7 @@ class Firmware:
             return rejected(Code.VERSION_MISMATCH, f"this table speaks protocol "
                                                    f"{PROTOCOL_VERSION}{f'.{self._minor}' if self._minor else ''}")
         self.identified = True
+        self.maintenance.end()
         agreed = min(minor, self._minor)  # a table answers in the older of the two minors
         if not agreed:
             return self._identity()
@@ -258,7 +259,7 @@ class Firmware:
     def reset(self) -> None:
         """MCU reset: motion and volatile state lost, a new boot id, the link restarts."""
         self.mechanics.abort_all()
-        self.maintenance.power_off()
+        self.maintenance.end()
         self.model.clear_volatile()
         self._disarm_watchdog()
         self.identified = self.stopped = False

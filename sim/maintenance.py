@@ -3,7 +3,9 @@
 In maintenance mode the game's motion commands are refused (MAINTENANCE), and the mode
 is refused while an operation runs; the test commands are refused outside it
 (NOT_IN_MAINTENANCE). A test moves the subsystem through its cycle and puts it back, so
-the tile sets stay where they were. An MCU reset leaves the mode; `stop` aborts a test.
+the tile sets stay where they were. An MCU reset or a new session (`identify`) leaves
+the mode, so a host that lost the link midway never finds its game refused; `stop`
+aborts a test.
 """
 from __future__ import annotations
 
@@ -98,7 +100,7 @@ class Maintenance:
             self._test.cancel()
             self._test = None
 
-    def power_off(self) -> None:
-        """An MCU reset: the mode is volatile."""
+    def end(self) -> None:
+        """An MCU reset or a new session (identify): the table is back in game mode."""
         self.abort()
         self.active = False
