@@ -69,6 +69,8 @@ def enumerations() -> str:
         "button (`button.name`)": catalog.BUTTONS,
         "display mode (`show_scores.mode`)": catalog.DISPLAY_MODES,
         "wind marker (`identity.wind_marker`)": catalog.WIND_MARKER_KINDS,
+        "feature bit (`identity_1_1.features`, 1.1)": catalog.FEATURES,
+        "test subsystem (`test_subsystem.subsystem`, 1.1)": catalog.TEST_SUBSYSTEMS,
     }
     rows = ["| field | values (index: name) |", "|---|---|"]
     rows += [f"| {what} | {', '.join(f'{i}: {n}' for i, n in enumerate(names))} |" for what, names in named.items()]
