@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from firmware_protocol.catalog import FEATURES, TEST_SUBSYSTEMS, version_byte
 from firmware_protocol.codes import SENSORS, Code
 from sim import FaultPlan
-from sim.profile import StickReader, load_profile
+from sim.profile import CONFIG_DIR, StickReader, load_profile
+from sim.strict_yaml import ConfigError
 
 V1_1 = version_byte(1, 1)
 
@@ -88,13 +91,39 @@ def test_maintenance_mode_runs_one_subsystem_at_a_time_and_refuses_the_game(benc
     assert b.run("shuffle").name == "shuffle_done"
 
 
-def test_a_table_without_the_device_refuses_its_test_and_a_reset_leaves_the_mode(bench):
+def test_a_table_without_the_device_refuses_its_test_and_a_reset_or_a_new_session_leaves_the_mode(bench):
     b = bench(profile(dora_flipper=False))
     b.ok("enter_maintenance")
     assert b.refused("test_subsystem", subsystem=TEST_SUBSYSTEMS.index("dora"), seat=0) == Code.UNSUPPORTED
     b.table.firmware.reset()
     b.identify()
     assert b.refused("read_sensors") == Code.NOT_IN_MAINTENANCE
+    b.ok("enter_maintenance")
+    b.identify()  # a host that lost the link midway connects again: its game is not refused
+    assert b.run("raise_walls").name == "walls_raised"
+
+
+def test_stop_aborts_a_test_which_then_reports_nothing(bench):
+    b = bench()
+    b.ok("enter_maintenance")
+    b.ok("test_subsystem", subsystem=TEST_SUBSYSTEMS.index("centre"), seat=0)
+    b.ok("stop")
+    b.wait(60)
+    assert b.events("subsystem_tested") == []
+    b.ok("leave_maintenance")
+
+
+def test_a_profile_names_the_protocol_and_the_reader_rates_are_shares(tmp_path):
+    text = (CONFIG_DIR / "tables" / "four-port-sticks.yaml").read_text()
+    path = tmp_path / "t.yaml"
+    path.write_text(text.replace("misread_rate: 0.0", "misread_rate: 0.25"))
+    assert load_profile(path).stick_reader == StickReader(misread_rate=0.25)
+    path.write_text(text.replace("misread_rate: 0.0", "misread_rate: 2.0"))
+    with pytest.raises(ConfigError, match="stick_reader: rates are shares"):
+        load_profile(path)
+    path.write_text(text + 'protocol: "2.0"\n')
+    with pytest.raises(ConfigError, match="protocol"):
+        load_profile(path)
 
 
 def test_the_stick_reader_reads_the_trays_and_misreads_at_its_rate(bench):
