@@ -74,6 +74,7 @@ POOR_LINE_PATIENCE = 600.0
 SOLICIT_EVERY = 0.25  # while a reply is overdue, a NAK this often asks the table to resend
 HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table is heard: lost
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
+SUBSYSTEM_TEST_LIMIT = 60.0  # protocol 1.1: a subsystem's test cycle, the slowest (lifts, centre) included
 
 
 class TableError(Exception):
@@ -156,7 +157,7 @@ class Table:
                  operation_limits: Mapping[str, float] | None = None) -> None:
         """`operation_limits`: seconds each long operation may take (by command name)."""
         self._connector = connector
-        self._limits = dict(operation_limits or {})
+        self._limits = {"test_subsystem": SUBSYSTEM_TEST_LIMIT, **(operation_limits or {})}
         self._on_event = on_event or (lambda kind, value: None)
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
