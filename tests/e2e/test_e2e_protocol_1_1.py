@@ -80,6 +80,7 @@ def test_a_misreading_stick_reader_shows_the_mismatch_and_the_ledger_counts(proc
     assert "E306" in sticks["message"] and "the ledger counts" in sticks["message"]
     assert table.journal()[0]["payments"] == [0, 5200, -5200, 0]  # the ledger, not the trays
     assert table.status()["fault"] is None
+    assert "sticks: E306 after hand 1: seat 0 tray" in table.ok("status", where="--config")  # for people
     shown = [r["args"]["text"] for r in trace() if r["name"] == "show_text" and r["dir"] == "cmd"]
     assert "sticks? seats 0 1 2 3" in shown  # the centre display's 40 bytes hold no more
     assert "stick reader: E306 after hand 1: seat 0 tray" in stderr_of(table.run)
