@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+from firmware_protocol.catalog import TEST_SUBSYSTEMS
+
 log = logging.getLogger("mjtable.api")
 
 MAX_MESSAGE = 64 * 1024  # bytes per line, newline excluded
@@ -95,6 +97,13 @@ OPS: dict[str, dict[str, Arg]] = {
     "retry": {},
     "abandon": {},
     "subscribe": {},
+    # maintenance (protocol 1.1 tables; docs/MAINTENANCE.md)
+    "counters": {},
+    "record_service": {},
+    "sensor_test": {
+        "subsystem": Arg(lambda v: v in TEST_SUBSYSTEMS, f"one of {', '.join(TEST_SUBSYSTEMS)}", required=False),
+        "seat": Arg(_SEAT.check, _SEAT.expected, required=False),
+    },
 }
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from firmware_protocol.catalog import WIND_MARKER_KINDS
+from firmware_protocol.catalog import FEATURES, WIND_MARKER_KINDS, split_version
 from firmware_protocol.frame import MIN_FRAME
 from firmware_protocol.link import MAX_WINDOW
 
@@ -66,20 +66,32 @@ class Capabilities:
     centre_display: bool
     wind_marker: str           # "none", "lamp" or "motorised"
     seat_buttons: bool
+    # protocol 1.1 (the `identity_1_1` reply); a 1.0 table has none of them
+    protocol_minor: int = 0
+    counters: bool = False
+    sensor_test: bool = False
+    stick_reader: bool = False
 
     @classmethod
     def from_identity(cls, identity: Mapping[str, Any]) -> "Capabilities":
-        """From the `identity` reply, where the wind marker is its wire number."""
-        return cls._from(identity, WIND_MARKER_KINDS[identity["wind_marker"]])
+        """From the `identity` or `identity_1_1` reply, where the wind marker is its wire number."""
+        features = identity.get("features", 0)
+        return cls._from({**identity, "protocol_minor": split_version(identity["protocol_version"])[1],
+                          **{f: bool(features >> i & 1) for i, f in enumerate(FEATURES)}},
+                         WIND_MARKER_KINDS[identity["wind_marker"]])
 
     @classmethod
     def from_profile(cls, profile: Mapping[str, Any]) -> "Capabilities":
-        """From a table profile's fields (config/tables/*.yaml), where the wind marker is named."""
-        return cls._from(profile, profile["wind_marker"])
+        """From a table profile's fields (config/tables/*.yaml), where the wind marker is named:
+        a 1.1 table keeps counters and has the sensor test; a `stick_reader` section adds the reader."""
+        v1_1 = profile.get("protocol", "1.1") == "1.1"
+        return cls._from({**profile, "protocol_minor": int(v1_1), "counters": v1_1, "sensor_test": v1_1,
+                          "stick_reader": v1_1 and profile.get("stick_reader") is not None}, profile["wind_marker"])
 
     @classmethod
     def _from(cls, values: Mapping[str, Any], wind_marker: str) -> "Capabilities":
-        fields = {name: values[name] for name in cls.__dataclass_fields__}  # extra keys are not capabilities
+        # extra keys are not capabilities; a missing 1.1 one is absent
+        fields = {name: values[name] for name in cls.__dataclass_fields__ if name in values}
         return cls(**{**fields, "stacks": tuple(values["stacks"]), "wind_marker": wind_marker})
 
     @property

@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "abandon": "controller.commands.client",
     "journal": "controller.commands.journal",
     "check-store": "controller.commands.check_store",
+    "maintenance": "controller.commands.maintenance",
     "demo": "controller.commands.demo",
     "conformance": "controller.commands.conformance",
 }

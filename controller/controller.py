@@ -30,6 +30,7 @@ from controller.capabilities import cannot_play
 from controller.centre_text import break_text, dora_text, round_text, scores_text
 from controller.machine import BACK_FROM_PAUSE, TableMachine
 from controller.replay import disagreement
+from controller.sticks import StickCheck
 from controller.store import StoreError
 from controller.store_thread import StoreThread
 from controller.table import Fault, Interrupted, LinkLost, McuReset, Overdue, Rejected, Table, TableError, TableFault
@@ -147,6 +148,7 @@ class Controller:
         self.settings = settings or Settings()
         self.table = Table(table_connector, on_event=self._on_table_event,
                            operation_limits=self.settings.operation_limits())
+        self.sticks = StickCheck(self.table, self._publish)
         self.rules = rules
         self.ruleset_name = ruleset_name or rules.name
         self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
@@ -960,6 +962,7 @@ class Controller:
         self.last_record = record
         self._publish("hand_ended", record=record)
         await self._step_free(self._show_scores)
+        await self.sticks.after_hand(self.hand.seq, self.state.scores, self.rules.seats)  # the trays against the ledger
         # Storing the hand and showing the scores move nothing; what follows (wind marker,
         # the next walls) moves tiles, so it waits for resume.
         if held:

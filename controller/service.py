@@ -18,6 +18,7 @@ from firmware_protocol.codes import Code
 
 from controller.api import ApiError
 from controller.controller import Controller, remedy
+from controller.maintenance import Maintenance
 
 log = logging.getLogger("mjtable.service")
 
@@ -28,6 +29,7 @@ class Service:
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self._game: asyncio.Task | None = None
+        self.maintenance = Maintenance(controller)
         controller.subscribe(self._on_event)
 
     # ---- lifecycle ----
@@ -83,11 +85,12 @@ class Service:
         return await handler(**args) or {}
 
     async def _op_status(self) -> dict:
-        return self.controller.snapshot()
+        return {**self.controller.snapshot(), "sticks": self.controller.sticks.status()}
 
     async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None) -> dict:
         c = self.controller
         c.check_start()
+        self.maintenance.refuse_game()
         if ruleset is None:
             c.use_rules(*c.default_rules)  # the config's, even after a game that named another
         elif ruleset != c.ruleset_name:
@@ -135,6 +138,15 @@ class Service:
             raise ApiError("not_allowed", f"{fault.describe()}: nothing to retry; {remedy(fault.code)}")
         self.controller.retry()
         return {}
+
+    async def _op_counters(self) -> dict:
+        return await self.maintenance.counters()
+
+    async def _op_record_service(self) -> dict:
+        return await self.maintenance.reset_service_counter()
+
+    async def _op_sensor_test(self, subsystem: str | None = None, seat: int | None = None) -> dict:
+        return await self.maintenance.sensor_test(subsystem, seat)
 
     async def _op_abandon(self) -> dict:
         recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now

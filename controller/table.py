@@ -35,8 +35,9 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
-from firmware_protocol.catalog import (BUTTONS, COMPLETIONS, OPERATIONS, PROTOCOL_VERSION, REPLIES, REPLY_OF,
-                                       SET_LOCATIONS, SUBSYSTEM_OF, Message, value_name)
+from firmware_protocol.catalog import (BUTTONS, COMPLETIONS, OPERATIONS, PROTOCOL_MINOR, PROTOCOL_VERSION, REPLIES,
+                                       REPLY_OF, SENSORS, SET_LOCATIONS, SUBSYSTEM_OF, TEST_SUBSYSTEMS, Message,
+                                       split_version, value_name, version_byte)
 from firmware_protocol.codes import Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
@@ -66,6 +67,7 @@ HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table 
 WINDOW = 4  # frames in flight at most, fewer if the table's receive window is smaller
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
 UNEXPECTED_LOG_EVERY = 10.0  # a confused table may send many: one warning per this many seconds
+SUBSYSTEM_TEST_LIMIT = 60.0  # protocol 1.1: a subsystem's test cycle, the slowest (lifts, centre) included
 
 
 class TableError(Exception):
@@ -136,7 +138,7 @@ class Table:
                  operation_limits: Mapping[str, float] | None = None) -> None:
         """`operation_limits`: seconds each long operation may take (by command name)."""
         self._connector = connector
-        self._limits = dict(operation_limits or {})
+        self._limits = {"test_subsystem": SUBSYSTEM_TEST_LIMIT, **(operation_limits or {})}
         self._on_event = on_event or (lambda event: None)
         self._link = _host_link()  # one epoch for the life of the process: see connect()
         self._endpoint: LinkEndpoint | None = None
@@ -154,6 +156,8 @@ class Table:
         self._overdue_log = _Throttle(OVERDUE_LOG_EVERY)
         self._unexpected_log = _Throttle(UNEXPECTED_LOG_EVERY)
         self.identity: dict[str, Any] | None = None
+        # The version offered in identify: 1.1 until a table refuses it (a 1.0 table), then 1.0.
+        self._offer = version_byte(PROTOCOL_VERSION, PROTOCOL_MINOR)
         self.capabilities: Capabilities | None = None
         self.boot_id: int | None = None
 
@@ -169,10 +173,11 @@ class Table:
                                       on_lost=self._on_lost)
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
-        identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
-        if identity["protocol_version"] != PROTOCOL_VERSION:
+        identity = await self._identify()
+        major, minor = split_version(identity["protocol_version"])
+        if major != PROTOCOL_VERSION or minor > split_version(self._offer)[1]:
             self.close()
-            raise TableError(f"table speaks protocol {identity['protocol_version']}, host {PROTOCOL_VERSION}")
+            raise TableError(f"table speaks protocol {major}.{minor}, host {PROTOCOL_VERSION}.{PROTOCOL_MINOR}")
         if problem := identity_problem(identity):
             self.close()
             raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
@@ -181,11 +186,23 @@ class Table:
         self._link.peer_frame_size = identity["frame_size"]
         reset = self.boot_id is not None and identity["boot_id"] != self.boot_id
         self.identity, self.boot_id = identity, identity["boot_id"]
-        self.capabilities = Capabilities.from_identity(identity)
+        self.capabilities = Capabilities.from_identity(identity.args)
         self._start_heartbeats()
         if reset:
             self._on_event(TableRebooted(identity["boot_id"]))
         return identity
+
+    async def _identify(self) -> Message:
+        """Offer 1.1; a 1.0 table refuses any version byte but 1, and is then offered 1.0
+        from here on (PROTOCOL.md "Protocol 1.1")."""
+        try:
+            return await self.command("identify", protocol_version=self._offer)
+        except Rejected as exc:
+            if exc.code != Code.VERSION_MISMATCH or self._offer == PROTOCOL_VERSION:
+                raise
+        log.info("the table speaks protocol 1.0: no counters, sensor test or stick reader")
+        self._offer = PROTOCOL_VERSION
+        return await self.command("identify", protocol_version=self._offer)
 
     def close(self) -> None:
         self._cancel_tasks()
@@ -387,6 +404,36 @@ class Table:
     async def resume(self) -> None:
         await self.command("resume")
 
+    # ---- protocol 1.1: send only what `capabilities` announces ----
+    async def get_counters(self) -> dict[str, Any]:
+        counters = dict((await self.command("get_counters")).args)
+        for per_sensor in ("faults", "jams"):
+            counters[per_sensor] = {value_name(SENSORS, i): n for i, n in enumerate(counters[per_sensor]) if n}
+        return counters
+
+    async def reset_service_counter(self) -> None:
+        await self.command("reset_service_counter")
+
+    async def enter_maintenance(self) -> None:
+        await self.command("enter_maintenance")
+
+    async def leave_maintenance(self) -> None:
+        await self.command("leave_maintenance")
+
+    async def test_subsystem(self, subsystem: str, seat: int = 0) -> dict[str, Any]:
+        """Run one subsystem's test (maintenance mode); its result code (0: passed) and sensor."""
+        done = await self.operation("test_subsystem", subsystem=TEST_SUBSYSTEMS.index(subsystem), seat=seat)
+        return {"result": done["result"], "sensor": value_name(SENSORS, done["sensor"])}
+
+    async def read_sensors(self) -> dict[str, int]:
+        values = (await self.command("read_sensors"))["values"]
+        return {value_name(SENSORS, i): v for i, v in enumerate(values) if i}  # SENSORS[0] is "none"
+
+    async def read_sticks(self) -> tuple[list[int], int]:
+        """Each seat's tray total, and the bit mask of seats with a stick in a wrong slot."""
+        reading = await self.command("read_sticks")
+        return list(reading["totals"]), reading["wrong_slot"]
+
     # ---- incoming ----
     def _on_message(self, msg: Message) -> None:
         self.traffic.record(RECEIVED, msg, self._now())
@@ -526,7 +573,7 @@ async def _within(future: asyncio.Future, seconds: float) -> bool:
 
 
 def _answers(command: str, reply: str) -> bool:
-    return reply == "rejected" or reply == REPLY_OF[command]
+    return reply == "rejected" or reply in REPLY_OF[command]
 
 
 def _fail(future: asyncio.Future, exc: Exception) -> None:

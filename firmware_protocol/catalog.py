@@ -195,21 +195,83 @@ _SPECS: tuple[Spec, ...] = (
          "The MCU has (re)started; its volatile state is gone."),
 )
 
-BY_NAME: dict[str, Spec] = {s.name: s for s in _SPECS}
-BY_ID: dict[int, Spec] = {s.id: s for s in _SPECS}
-COMMANDS = tuple(s.name for s in _SPECS if s.kind == "command")
-REPLIES = tuple(s.name for s in _SPECS if s.kind == "reply")
-EVENTS = tuple(s.name for s in _SPECS if s.kind == "event")
+# --- protocol 1.1 (PROTOCOL.md "Protocol 1.1"): maintenance and point sticks ----------
+# A minor version adds messages and capability bits, never changes a 1.0 message: a 1.1
+# host offers 1.1 in `identify` and falls back to 1 when a 1.0 table refuses the offer.
+PROTOCOL_MINOR = 1
+FEATURES = ("counters", "sensor_test", "stick_reader")  # bit i of identity_1_1.features
+TEST_SUBSYSTEMS = ("centre", "lifts", "dice", "separator", "dora", "marker", "display", "buttons")
+SEAT_TESTS = frozenset({"display", "buttons"})  # the subsystems tested seat by seat
+
+
+def version_byte(major: int, minor: int) -> int:
+    """`identify.protocol_version` and `identity_1_1.protocol_version`: the major version in
+    the low nibble, the minor in the high one, so that protocol 1.0 is the byte 1."""
+    return major | minor << 4
+
+
+def split_version(byte: int) -> tuple[int, int]:
+    return byte & 0x0F, byte >> 4
+
+
+_SPECS_1_1: tuple[Spec, ...] = (
+    _command(0x22, "get_counters", (), "The odometer. Reply: counters.", reply="counters"),
+    _command(0x23, "reset_service_counter", (),
+             "The table has been serviced: cycles_since_service starts again from 0. Reply: ok."),
+    _command(0x24, "enter_maintenance", (), "Enter the sensor test mode; refused while an operation runs. Reply: ok."),
+    _command(0x25, "leave_maintenance", (), "Back to game mode; refused while a test runs. Reply: ok."),
+    _command(0x26, "test_subsystem",
+             (_f("subsystem", "u8", "index in TEST_SUBSYSTEMS", TEST_SUBSYSTEMS),
+              _f("seat", "u8", "display and buttons: the seat; else 0")),
+             "Maintenance mode only: run one subsystem through its cycle. Ends with subsystem_tested.",
+             completion="subsystem_tested"),
+    _command(0x27, "read_sensors", (), "Maintenance mode only. Reply: sensors.", reply="sensors"),
+    _command(0x28, "read_sticks", (), "The stick reader's trays. Reply: sticks.", reply="sticks"),
+    Spec(0x44, "identity_1_1", TABLE_TO_HOST, "reply",
+         (*next(s for s in _SPECS if s.name == "identity").fields,
+          _f("features", "u8", "bit i: FEATURES[i] present", FEATURES)),
+         "identify offering 1.1 or later, to a 1.1 table: identity with protocol_version the agreed "
+         "version byte, and the 1.1 capability bits."),
+    Spec(0x45, "counters", TABLE_TO_HOST, "reply",
+         (_f("shuffle_cycles", "u32", "shuffles completed"), _f("lift_cycles", "u32", "wall raises completed"),
+          _f("motor_seconds", "u32", "seconds the motors have run"),
+          _f("cycles_since_service", "u32", "shuffles since reset_service_counter"),
+          _f("faults", "u8[]", "faults per sensor (index in SENSORS), 255 = 255 or more"),
+          _f("jams", "u8[]", "jams per sensor, likewise")),
+         "Kept across resets and power cycles."),
+    Spec(0x46, "sensors", TABLE_TO_HOST, "reply",
+         (_f("values", "u8[]", "per sensor (index in SENSORS): 0 clear, 1 active"),),
+         "What each sensor reads now."),
+    Spec(0x47, "sticks", TABLE_TO_HOST, "reply",
+         (_f("totals", "i32[]", "points in each seat's tray, seat 0 first"),
+          _f("wrong_slot", "u8", "bit mask of the seats with a stick in a wrong slot")),
+         "The stick reader's reading."),
+    Spec(0x5A, "subsystem_tested", TABLE_TO_HOST, "event",
+         (_f("subsystem", "u8", "as commanded"), _f("seat", "u8", "as commanded"),
+          _f("result", "u16", "0 passed, else the 2xx code of what failed"),
+          _f("sensor", "u8", "the sensor that failed (index in SENSORS), else 0", SENSORS))),
+)
+COMMANDS_1_1 = tuple(s.name for s in _SPECS_1_1 if s.kind == "command")
+ENUMERATIONS.update({"feature bit (1.1)": FEATURES, "test subsystem (1.1)": TEST_SUBSYSTEMS})
+CATALOG = (*_SPECS, *_SPECS_1_1)
+
+BY_NAME: dict[str, Spec] = {s.name: s for s in CATALOG}
+BY_ID: dict[int, Spec] = {s.id: s for s in CATALOG}
+COMMANDS = tuple(s.name for s in CATALOG if s.kind == "command")
+REPLIES = tuple(s.name for s in CATALOG if s.kind == "reply")
+EVENTS = tuple(s.name for s in CATALOG if s.kind == "event")
 
 # Each command's answer, and each long operation's completion event and subsystem, by command.
-REPLY_OF: dict[str, str] = {s.name: s.reply for s in _SPECS if s.kind == "command"}
-COMPLETIONS: dict[str, str] = {s.name: s.completion for s in _SPECS if s.completion}
-SUBSYSTEM_OF: dict[str, str] = {s.name: s.subsystem for s in _SPECS if s.subsystem}
+# A 1.1 table answers an identify that offers 1.1 with identity_1_1 (identity plus its feature bits).
+REPLY_OF: dict[str, tuple[str, ...]] = {s.name: (s.reply, "identity_1_1") if s.name == "identify" else (s.reply,)
+                                        for s in CATALOG if s.kind == "command"}
+COMPLETIONS: dict[str, str] = {s.name: s.completion for s in CATALOG if s.completion}
+SUBSYSTEM_OF: dict[str, str] = {s.name: s.subsystem for s in CATALOG if s.subsystem}
 
 
 def enumerated_fields() -> list[tuple[Spec, Field]]:
     """Every field whose wire number names a value, in catalog order (for the docs)."""
-    return [(s, f) for s in _SPECS for f in s.fields if f.values]
+    return [(s, f) for s in CATALOG for f in s.fields if f.values]
 
 
 def value_name(values: tuple[str, ...], number: int) -> str:

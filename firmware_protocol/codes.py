@@ -27,6 +27,8 @@ class Code(IntEnum):
     LID_OPEN = 109            # the lid is open
     VERSION_MISMATCH = 110    # identify with a protocol version the table does not speak
     NOT_IDENTIFIED = 111      # a command before identify
+    MAINTENANCE = 112         # protocol 1.1: a game's motion command in maintenance mode: leave_maintenance first
+    NOT_IN_MAINTENANCE = 113  # protocol 1.1: a sensor test command outside maintenance mode
     # 2xx: faults, motion stopped
     JAM = 200                 # a tile jammed at the named sensor
     TILE_COUNT = 201          # counted tiles differ from the expected count
@@ -42,6 +44,7 @@ class Code(IntEnum):
     BAD_REPORT = 303          # host: the table reported a value the command or its identity rules out
     GAME_STOPPED = 304        # host: the game stopped on an internal error; abandon it or restart the host
     STORE_FAILED = 305        # host: the state database refused a write (disk full); never on the line
+    STICK_MISMATCH = 306      # host: the stick reader's totals differ from the ledger (the ledger counts); never on the line
 
 
 

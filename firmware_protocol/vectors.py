@@ -11,7 +11,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .catalog import BY_ID, BY_NAME, PROTOCOL_VERSION, Message, ProtocolError, decode_message, encode_message
+from .catalog import (BY_ID, BY_NAME, PROTOCOL_MINOR, PROTOCOL_VERSION, Message, ProtocolError, decode_message,
+                      encode_message, version_byte)
 from .frame import CRC_INIT, MAX_FRAME, MAX_PAYLOAD, SYNC, FrameDecoder, crc16, encode_frame
 from .link import ACK, CONTROL_NAMES, FIRST_MESSAGE_ID, NAK, RESET, RESET_ACK, RESET_PAYLOAD, RESET_REQUEST
 
@@ -60,7 +61,22 @@ EXAMPLES: dict[str, dict[str, Any]] = {
     "button": {"seat": 3, "name": 2},
     "fault": {"code": 201, "subsystem": 2, "sensor": 2, "expected": 136, "counted": 135},
     "booted": {"boot_id": 0x1A2B3C4E},
+    # protocol 1.1
+    "get_counters": {},
+    "reset_service_counter": {},
+    "enter_maintenance": {},
+    "leave_maintenance": {},
+    "test_subsystem": {"subsystem": 6, "seat": 2},
+    "read_sensors": {},
+    "read_sticks": {},
+    "counters": {"shuffle_cycles": 18250, "lift_cycles": 18262, "motor_seconds": 730488, "cycles_since_service": 412,
+                 "faults": [1, 0, 0, 3, 0, 1, 0, 0, 0, 0, 0], "jams": [0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0]},
+    "sensors": {"values": [0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]},
+    "sticks": {"totals": [25000, 33000, 18800, 23200], "wrong_slot": 0b0100},
+    "subsystem_tested": {"subsystem": 1, "seat": 0, "result": 203, "sensor": 5},
 }
+EXAMPLES["identity_1_1"] = {**EXAMPLES["identity"], "protocol_version": version_byte(PROTOCOL_VERSION, PROTOCOL_MINOR),
+                            "features": 0b111}
 
 
 def message_frame(seq: int, name: str, args: dict[str, Any] | None = None) -> bytes:

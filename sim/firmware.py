@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Callable
-from firmware_protocol.catalog import (BUTTONS, NO_SEAT, OPERATIONS, PROTOCOL_VERSION, SET_LOCATIONS,
-                                       SUBSYSTEM_OF, WIND_MARKER_KINDS, Message, ProtocolError)
+from firmware_protocol.catalog import (BUTTONS, BY_NAME, COMMANDS_1_1, FEATURES, NO_SEAT, OPERATIONS,
+                                       PROTOCOL_MINOR, PROTOCOL_VERSION, SET_LOCATIONS, SUBSYSTEM_OF,
+                                       WIND_MARKER_KINDS, Message, ProtocolError, split_version, version_byte)
 from firmware_protocol.codes import Code
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.frame import MAX_PAYLOAD
@@ -20,8 +21,11 @@ from firmware_protocol.link import FIRST_MESSAGE_ID, Link
 from firmware_protocol.transport import ByteTransport
 from sim.faults import FaultPlan
 from sim.interlocks import refusal
+from sim.maintenance import Maintenance
 from sim.mechanics import Fault, Mechanics
 from sim.model import Round, TableModel
+from sim.odometer import Odometer
+from sim.sticks import Reader
 from sim.trace import Trace
 from sim.uart import Uart
 from sim.walls import SEATS
@@ -44,6 +48,10 @@ class Firmware:
         self.watchdog_enabled = True
         self._loop = loop
         self.mechanics = Mechanics(model, faults, loop, speed, self._on_outcome)
+        self.odometer = Odometer(model.profile.timings)
+        self.maintenance = Maintenance(model, self.odometer, loop, speed, lambda event: self._emit("event", event))
+        reader = model.profile.stick_reader
+        self.sticks = Reader(model, reader, seed) if reader is not None else None
         self._seed = seed
         self._boot_ids = random.Random(f"{seed}:boot")
         self.boot_id = self._boot_ids.getrandbits(32)
@@ -114,11 +122,16 @@ class Firmware:
             self._emit("reply", rejected(Code.PROTOCOL, error.reason))
 
     def _execute(self, msg: Message) -> Message:
+        if msg.name in COMMANDS_1_1 and not self._minor:  # a 1.0 table's decoder knows no such id
+            return rejected(Code.PROTOCOL, f"unknown message id 0x{BY_NAME[msg.name].id:02x}")
         if msg.name == "identify":
             return self._identify(msg.args)
         if not self.identified:
             return rejected(Code.NOT_IDENTIFIED, "identify first")
-        refused = refusal(self.model, self.stopped, msg.name, msg.args)
+        if msg.name in COMMANDS_1_1:
+            return self._execute_1_1(msg)
+        refused = self.maintenance.refusal(msg.name, msg.args, self.stopped) or refusal(
+            self.model, self.stopped, msg.name, msg.args)
         if refused:
             return rejected(refused.code, refused.detail)
         if msg.name in SUBSYSTEM_OF:
@@ -130,18 +143,36 @@ class Firmware:
         if isinstance(outcome, Fault):
             self._stop_on_fault(outcome)
         else:
+            self.odometer.completed(outcome)
             self._emit("event", outcome)
 
     def _stop_on_fault(self, fault: Fault) -> None:
+        self.odometer.faulted(fault.code, fault.sensor)
         self.mechanics.abort_all()
+        self.maintenance.abort()
         self.stopped, self.fault = True, int(fault.code)
         self._emit("event", fault.message())
 
     # --- command handlers (motion commands go to `mechanics`) -----------------------
+    @property
+    def _minor(self) -> int:
+        return 0 if self.model.profile.protocol == "1.0" else PROTOCOL_MINOR
+
     def _identify(self, a: dict) -> Message:
-        if a["protocol_version"] != PROTOCOL_VERSION:
-            return rejected(Code.VERSION_MISMATCH, f"this table speaks protocol {PROTOCOL_VERSION}")
+        major, minor = split_version(a["protocol_version"])
+        if major != PROTOCOL_VERSION or (minor and not self._minor):  # a 1.0 table knows the byte 1 only
+            return rejected(Code.VERSION_MISMATCH, f"this table speaks protocol "
+                                                   f"{PROTOCOL_VERSION}{f'.{self._minor}' if self._minor else ''}")
         self.identified = True
+        self.maintenance.end()
+        agreed = min(minor, self._minor)  # a table answers in the older of the two minors
+        if not agreed:
+            return self._identity()
+        features = {"counters": True, "sensor_test": True, "stick_reader": self.sticks is not None}
+        return Message("identity_1_1", {**self._identity().args, "protocol_version": version_byte(major, agreed),
+                                        "features": sum(features[f] << i for i, f in enumerate(FEATURES))})
+
+    def _identity(self) -> Message:
         p = self.model.profile
         return Message("identity", {
             "protocol_version": PROTOCOL_VERSION, "firmware": p.firmware, "model": p.model,
@@ -190,11 +221,25 @@ class Firmware:
 
     def _stop(self, a: dict) -> None:
         self.mechanics.abort_all()
+        self.maintenance.abort()
         self.stopped = True
 
     def _resume(self, a: dict) -> None:
         self.model.restore_tile_counts()  # the operator has seen to the fault
         self.stopped, self.fault = False, 0
+
+    # --- protocol 1.1: the odometer, the sensor test mode, the stick reader ---------
+    def _execute_1_1(self, msg: Message) -> Message:
+        if msg.name == "read_sticks":
+            return self.sticks.read() if self.sticks else rejected(Code.UNSUPPORTED, "this table has no stick reader")
+        refused = self.maintenance.refusal(msg.name, msg.args, self.stopped)
+        if refused:
+            return rejected(refused.code, refused.detail)
+        handlers = {"get_counters": self.odometer.message, "reset_service_counter": self.odometer.serviced,
+                    "enter_maintenance": self.maintenance.enter, "leave_maintenance": self.maintenance.leave,
+                    "test_subsystem": lambda: self.maintenance.test(msg.args),
+                    "read_sensors": self.maintenance.sensors}
+        return handlers[msg.name]() or OK
 
     # --- the watchdog -------------------------------------------------------------------
     def _heard_from_host(self) -> None:
@@ -222,6 +267,7 @@ class Firmware:
     def reset(self) -> None:
         """MCU reset: motion and volatile state lost, a new boot id, the link restarts."""
         self.mechanics.abort_all()
+        self.maintenance.end()
         self.model.clear_volatile()
         self._disarm_watchdog()
         self.identified = self.stopped = False

@@ -17,6 +17,7 @@ DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
 _NAME_BYTES = 31  # what a 64-byte identity frame leaves for the model and firmware names
 _SECONDS = spec(min=0)
 _U8 = spec(min=0, max=0xFF)  # a byte of the identity reply
+_SHARE = spec(min=0, max=1)  # a share of readings
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,15 @@ class Timings:
         if self.shuffle > self.build_limit:
             yield ("shuffle",), (f"{self.shuffle} is longer than build_limit {self.build_limit}, every shuffle "
                                  "would time out; allowed: at most build_limit")
+
+
+@dataclass(frozen=True, kw_only=True)
+class StickReader:
+    """A point-stick reader under the seats' trays (protocol 1.1); each reading of a tray
+    misreads one stick, or finds one in a wrong slot, at these rates."""
+
+    misread_rate: float = field(default=0.0, metadata=_SHARE)
+    wrong_slot_rate: float = field(default=0.0, metadata=_SHARE)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,6 +69,9 @@ class Profile:
     frame_size: int = field(metadata=spec(key="link.frame_size", **_U8))
     receive_window: int = field(metadata=spec(key="link.receive_window", **_U8))
     timings: Timings
+    protocol: str = field(default="1.1", metadata=spec(choices=("1.0", "1.1")))  # "1.0": a table of before
+    # the maintenance and stick messages
+    stick_reader: StickReader | None = None
 
     def problems(self) -> Problems:
         if len(self.model.encode()) + len(self.firmware.encode()) > _NAME_BYTES:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from controller.client import Client, ClientError, RequestError
@@ -129,10 +130,10 @@ def _add_result_arguments(parser: argparse.ArgumentParser) -> None:
         _add_riichi_option(kind)
     for kind in (ron, tsumo, draw, chombo):
         kind.add_argument("--hand", type=int, metavar="SEQ", help="the hand's seq (default: the hand in play, from status)")
-        _add_connection_options(kind)
+        add_connection_options(kind)
 
 
-def _add_connection_options(parser: argparse.ArgumentParser) -> None:
+def add_connection_options(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--socket", metavar="PATH", help="control socket (default: the table config's api.socket)")
     where.add_argument("--config", metavar="FILE", help=CONFIG_HELP)
@@ -151,7 +152,7 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("seat", type=_seat, help="the seat declaring riichi")
     elif name == "status":
         parser.add_argument("--verbose", "-v", action="store_true", help="also the walls and the link statistics")
-    _add_connection_options(parser)
+    add_connection_options(parser)
 
 
 # -- requests ------------------------------------------------------------------------------
@@ -193,16 +194,24 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
     return client.request(op)
 
 
-def run(args: argparse.Namespace) -> int:
+def answer(args: argparse.Namespace, request: Callable[[Client], dict], timeout: float = 10.0) -> dict | None:
+    """The reply of ``request`` to the controller that --socket or --config names; None
+    once the reason it failed is printed."""
+    config = None
     try:
         path, config = (Path(args.socket), None) if args.socket else path_from_config(args.config, "socket")
-        reply = _request(Client(path), args)
+        return request(Client(path, timeout=timeout))
     except ClientError as exc:
         where = f"; that is the api.socket of {config}" if config and not isinstance(exc, RequestError) else ""
         print(f"mjtable {args.command}: {exc}{where}", file=sys.stderr)
-        return 1
     except CommandError as exc:
         print(f"mjtable {args.command}: {exc}", file=sys.stderr)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    reply = answer(args, lambda client: _request(client, args))
+    if reply is None:
         return 1
     if args.json:
         print(json.dumps({"ok": True, **reply}))

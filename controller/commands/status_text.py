@@ -16,6 +16,8 @@ def describe_status(status: dict, verbose: bool = False) -> str:
         lines.append(_hand_line(hand))
     if last := status.get("last_result"):
         lines.append(_last_result_line(last))
+    if (sticks := status.get("sticks")) and not sticks["agrees"]:
+        lines.append(f"sticks: {sticks['message']}")  # the stick reader disagrees with the ledger
     if "final_scores" in status:
         lines.append(f"final scores: {_numbers(status['final_scores'])}  ranks: {_numbers(status.get('ranks', []))}")
     if verbose:

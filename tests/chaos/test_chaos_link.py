@@ -102,7 +102,7 @@ def test_every_command_executes_exactly_once_in_order(noisy):
 
 def test_every_command_gets_its_reply_and_every_event_arrives_once(noisy):
     sent, replies, trace, unexpected, _ = noisy
-    expected = {"get_status": "status", "identify": "identity"}
+    expected = {"get_status": "status", "identify": "identity_1_1"}  # the simulator speaks 1.1
     assert replies == [expected.get(name, "ok") for name, _ in sent]
     assert sent[-1] == ("get_status", {})
     assert [r.name for r in trace if r.dir == "reply"][:len(replies)] == replies

@@ -60,4 +60,4 @@ def test_a_profile_name_that_is_not_shipped_lists_the_shipped_ones(short_tmp):
     write_config(short_tmp, "ema-2016", "six-port")
     done = mjtable("check-config", "table.yaml", cwd=short_tmp, check=False)
     assert done.returncode == 2
-    assert "'six-port': no such file" in done.stderr and "basic, four-port, mcr-144, sanma-108" in done.stderr
+    assert "'six-port': no such file" in done.stderr and "basic, four-port, four-port-sticks, mcr-144, sanma-108" in done.stderr

@@ -143,8 +143,8 @@ def test_sim_refuses_a_rate_outside_0_to_1(short_tmp, option, value):
 def test_sim_takes_a_shipped_profile_by_name_and_lists_them_for_another(short_tmp):
     done = mjtable("sim", "--pty", "--profile", "six-port", cwd=short_tmp, check=False)
     assert done.returncode == 2
-    assert done.stderr == "mjtable sim: no table profile named 'six-port'; allowed: basic, four-port, mcr-144, " \
-                          "sanma-108 or a path to a YAML file\n"
+    assert done.stderr == "mjtable sim: no table profile named 'six-port'; allowed: basic, four-port, four-port-sticks, " \
+                          "mcr-144, sanma-108 or a path to a YAML file\n"
 
 
 def test_run_says_when_it_cannot_make_the_state_folder(short_tmp):

@@ -20,6 +20,7 @@ from sim.table import SimulatedTable
 TABLES = {path.stem: load_profile(path) for path in sorted((CONFIG_DIR / "tables").glob("*.yaml"))}
 PLAYABLE = {"four-port": {"ema-2016", "mleague", "wrc", "zung-jung"}, "basic": {"ema-2016", "mleague", "wrc",
             "zung-jung"}, "mcr-144": {"mcr"}, "sanma-108": {"sanma"}}
+PLAYABLE["four-port-sticks"] = PLAYABLE["four-port"]  # the four-port table with a stick reader
 
 
 def _capabilities(profile) -> Capabilities:

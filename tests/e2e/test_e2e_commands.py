@@ -21,7 +21,7 @@ from .e2e_harness import (CALL_TIMEOUT, PROFILES, REPO, TableSession, check_agai
 PLAYABLE = {"ema-2016": "four-port", "wrc": "four-port", "mleague": "four-port", "zung-jung": "basic",
             "mcr": "mcr-144", "sanma": "sanma-108"}
 COMMANDS = ["sim", "check-config", "diagram", "run", "status", "start", "result", "riichi", "kan", "pause",
-            "resume", "retry", "abandon", "journal", "demo"]
+            "resume", "retry", "abandon", "journal", "demo", "maintenance"]
 
 
 def test_every_command_is_listed_in_the_help():

@@ -68,13 +68,16 @@ LONG_OPERATIONS = OPERATIONS[1:]  # status.operation: idle, then each long opera
 
 
 def test_every_long_operation_has_one_completion_event_and_one_subsystem_of_its_own():
-    assert set(COMPLETIONS) == set(SUBSYSTEM_OF) == set(LONG_OPERATIONS)
+    # The 1.1 sensor test is a long operation too; the subsystem it runs is its argument.
+    assert set(COMPLETIONS) == {*SUBSYSTEM_OF, "test_subsystem"} and set(SUBSYSTEM_OF) == set(LONG_OPERATIONS)
+    assert BY_NAME[COMPLETIONS["test_subsystem"]].kind == "event"
     for name in LONG_OPERATIONS:
         assert BY_NAME[name].kind == "command"
         assert BY_NAME[COMPLETIONS[name]].kind == "event", name
         assert SUBSYSTEM_OF[name] in SUBSYSTEMS, name
     # The facade matches a completion by its event's name, the table runs one operation per subsystem.
-    assert len(set(COMPLETIONS.values())) == len(set(SUBSYSTEM_OF.values())) == len(LONG_OPERATIONS)
+    assert len(set(COMPLETIONS.values())) == len(COMPLETIONS)
+    assert len(set(SUBSYSTEM_OF.values())) == len(LONG_OPERATIONS)
 
 
 def test_every_command_names_its_reply_and_nothing_else_claims_one():
@@ -91,7 +94,10 @@ def test_every_enumeration_names_the_values_of_a_field_and_every_enumerated_fiel
     assert {f.values for _, f in enumerated} == set(ENUMERATIONS.values())
     assert {(s.name, f.name) for s, f in enumerated} == {
         ("show_scores", "mode"), ("identity", "wind_marker"), ("status", "operation"), ("status", "sets"),
-        ("button", "name"), ("fault", "subsystem"), ("fault", "sensor")}
+        ("button", "name"), ("fault", "subsystem"), ("fault", "sensor"),
+        # protocol 1.1
+        ("identity_1_1", "wind_marker"), ("identity_1_1", "features"), ("test_subsystem", "subsystem"),
+        ("subsystem_tested", "sensor")}
     for names in ENUMERATIONS.values():
         assert len(set(names)) == len(names) and all(names)
 

@@ -239,9 +239,10 @@ def test_trace_records_commands_replies_and_events(contract):
         await line.table.connect()
         dice = await line.table.roll_dice(2)
         records = without_heartbeats(line.trace())
-        assert [(r["dir"], r["name"]) for r in records] == [("cmd", "identify"), ("reply", "identity"),
+        assert [(r["dir"], r["name"]) for r in records] == [("cmd", "identify"), ("reply", "identity_1_1"),
                                                              ("cmd", "roll_dice"), ("reply", "ok"),
                                                              ("event", "dice_rolled")]
         assert records[2]["args"] == {"count": 2} and records[4]["args"] == {"values": dice}
-        assert 1.9 < records[4]["t"] - records[2]["t"] < 2.5  # simulated seconds, whatever the speed
+        # The dice take 2 simulated seconds, whatever the speed (later on a loaded machine, never sooner).
+        assert records[4]["t"] - records[2]["t"] >= 1.9
     contract(scenario)
