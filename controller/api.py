@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
+from controller.errors import MjtableError, Refusal
+
 log = logging.getLogger("mjtable.api")
 
 MAX_MESSAGE = 64 * 1024  # bytes per line, newline excluded
@@ -29,17 +31,11 @@ SOCKET_MODE = 0o660
 SUBSCRIBER_BACKLOG = 1000  # events unsent to one slow subscriber before it is dropped
 
 
-class ApiError(Exception):
-    """A refused request: ``code`` is one of the documented error codes."""
-
-    def __init__(self, code: str, message: str, **details) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details  # more fields of the error object (e.g. the result kept on a conflict)
+# The API answers every refusal with an error reply; its own refusals are the same type.
+ApiError = Refusal
 
 
-class ServerStartError(Exception):
+class ServerStartError(MjtableError):
     """The socket cannot be served (another controller there, not a socket, no access)."""
 
 
@@ -346,7 +342,7 @@ class _Connection:
                 raise ApiError("bad_request", '"id" must be a string or an integer')
             op, args = check_request(request)
             reply = await self._subscribe() if op == "subscribe" else await self.handler.handle(op, args)
-        except ApiError as exc:
+        except Refusal as exc:
             return _error(exc.code, exc.message, client_id, exc.details)
         except Exception:  # a bug in the handler must not take the API down with it
             log.exception("handler failed on %r", line[:200])

@@ -25,7 +25,7 @@ from firmware_protocol.catalog import DISPLAY_MODES
 from firmware_protocol.codes import Code
 
 from controller import rules as R
-from controller.api import ApiError as ControlError  # a refused request: nothing changed
+from controller.errors import Refusal
 from controller.capabilities import cannot_play
 from controller.centre_text import break_text, dora_text, round_text, scores_text
 from controller.machine import BACK_FROM_PAUSE, TableMachine
@@ -225,11 +225,11 @@ class Controller:
         ident, caps = self.table.identity, self.table.capabilities
         refusal = cannot_play(caps, self.rules)
         if refusal:
-            raise ControlError("not_allowed", refusal)
+            raise Refusal("not_allowed", refusal)
         try:
             await self.table.configure(self.rules.players, self.rules.tiles, list(self.rules.stacks_per_side))
         except Rejected as exc:
-            raise ControlError("not_allowed", f"this table ({ident['model']}, {ident['tiles']} tiles) cannot play "
+            raise Refusal("not_allowed", f"this table ({ident['model']}, {ident['tiles']} tiles) cannot play "
                                               f"{self.ruleset_name}: {exc}") from None
         status = await self.table.get_status()
         absent = caps.absent()
@@ -269,7 +269,7 @@ class Controller:
             try:
                 self.rules, self.ruleset_name = R.load_ruleset(game.ruleset), game.ruleset
             except (R.ConfigError, OSError) as exc:
-                raise ControlError("not_allowed", f"game {game.id} was started with rule set {game.ruleset!r}, "
+                raise Refusal("not_allowed", f"game {game.id} was started with rule set {game.ruleset!r}, "
                                                   f"which cannot be loaded now: {exc}; put it back to carry on") from None
         if _comparable(dataclasses.asdict(self.rules)) != _comparable(game.rules):
             log.warning("rule set %s has changed since game %d began; the game goes on with it as it is now",
@@ -315,10 +315,10 @@ class Controller:
         if self.sm.may_start_game():
             return
         if self.state is not None and not self.state.finished:
-            raise ControlError("not_allowed", f"a game is running (state {self.sm.state}); abandon it first")
+            raise Refusal("not_allowed", f"a game is running (state {self.sm.state}); abandon it first")
         if self.sm.state == "paused":
-            raise ControlError("not_allowed", "the table is paused; `resume` first, then start")
-        raise ControlError("not_allowed", f"the controller is still connecting to the table (state {self.sm.state}); "
+            raise Refusal("not_allowed", "the table is paused; `resume` first, then start")
+        raise Refusal("not_allowed", f"the controller is still connecting to the table (state {self.sm.state}); "
                                           "try again when it is ready")
 
     async def new_game(self, dealer: int | str = 0) -> None:
@@ -335,7 +335,7 @@ class Controller:
                 self.game_id = await self.db.call("new_game", self.ruleset_name, dataclasses.asdict(self.rules),
                                                    state.to_dict())
             except StoreError as exc:
-                raise ControlError("store_failed", f"{exc}; no game was started") from None
+                raise Refusal("store_failed", f"{exc}; no game was started") from None
         self.state = state
         self.settled = 0
         self._results, self._stored = [], None
@@ -721,7 +721,7 @@ class Controller:
     async def _button(self, name: str, action) -> None:
         try:
             await action()
-        except ControlError as exc:
+        except Refusal as exc:
             log.warning("%s button: %s", name, exc)
 
     # ------------------------------------------------------------------ play
@@ -815,15 +815,15 @@ class Controller:
             return {"duplicate": True}
         # Paused too: settling stores the hand and shows scores, which moves nothing (see _settle).
         if self.sm.state not in ("playing", "paused") or self._result is None or self._result.done():
-            raise ControlError("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
+            raise Refusal("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
         if seq != self.hand.seq:
-            raise ControlError("wrong_hand", f"result is for hand {seq}, the hand in play is {self.hand.seq}")
+            raise Refusal("wrong_hand", f"result is for hand {seq}, the hand in play is {self.hand.seq}")
         result = dict(result)
         result.setdefault("riichi", list(self.hand.riichi)) if result.get("kind") != "chombo" else None
         try:
             R.validate_result(self.rules, self.state, result)
         except R.ResultError as exc:
-            raise ControlError("invalid_result", str(exc)) from None
+            raise Refusal("invalid_result", str(exc)) from None
         self._result.set_result(result)
         self._await_store()
         return {"duplicate": False}
@@ -852,26 +852,26 @@ class Controller:
             try:
                 await asyncio.shield(self._stored)
             except asyncio.CancelledError:
-                raise ControlError("not_allowed", "the game was abandoned before the result was stored") from None
+                raise Refusal("not_allowed", "the game was abandoned before the result was stored") from None
         kept = self._results[seq - 1]
         if not _same_result(result, kept):  # the store had another one (see _adopt_stored_hand)
-            raise ControlError("conflict", f"hand {seq} already has another result, kept: "
+            raise Refusal("conflict", f"hand {seq} already has another result, kept: "
                                            f"{json.dumps(kept)}; nothing changed", kept=kept)
         return {"duplicate": duplicate}
 
     async def declare_riichi(self, seat: int) -> None:
         if self.sm.state != "playing":
-            raise ControlError("not_allowed", "riichi is declared during play")
+            raise Refusal("not_allowed", "riichi is declared during play")
         if not self.rules.has_riichi:
-            raise ControlError("not_allowed", f"{self.rules.name} has no riichi")
+            raise Refusal("not_allowed", f"{self.rules.name} has no riichi")
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.rules.seats:
-            raise ControlError("bad_request", f"seat must be one of {list(self.rules.seats)}")
+            raise Refusal("bad_request", f"seat must be one of {list(self.rules.seats)}")
         if seat in self.hand.riichi:
-            raise ControlError("not_allowed", f"seat {seat} already declared riichi")
+            raise Refusal("not_allowed", f"seat {seat} already declared riichi")
         try:
             R.check_riichi(self.rules, self.state.scores, (seat,))
         except R.ResultError as exc:
-            raise ControlError("not_allowed", str(exc)) from None
+            raise Refusal("not_allowed", str(exc)) from None
         self.hand.riichi.append(seat)
         self._save_step("playing")
         self._publish("riichi", seat=seat)
@@ -879,13 +879,13 @@ class Controller:
 
     async def declare_kan(self) -> None:
         if self.sm.state != "playing":
-            raise ControlError("not_allowed", "a kan is declared during play")
+            raise Refusal("not_allowed", "a kan is declared during play")
         if not self.rules.has_dora:
             self.hand.kans += 1
             return
         most = len(self.setup().dora_indicators) - 1  # the first indicator, then one per kan
         if self.hand.kans >= most:
-            raise ControlError("not_allowed", f"at most {most} kans a hand in {self.rules.name}")
+            raise Refusal("not_allowed", f"at most {most} kans a hand in {self.rules.name}")
         self.hand.kans += 1
         self._save_step("playing")
         await self._step_free(lambda: self._reveal_dora(self.hand.kans))
@@ -894,7 +894,7 @@ class Controller:
     async def pause(self) -> None:
         """Stop all motion, wherever the table is; `resume` carries on from there."""
         if not self.sm.may_pause():
-            raise ControlError("not_allowed", self._why_no_pause())
+            raise Refusal("not_allowed", self._why_no_pause())
         self._paused_from = self.sm.state
         # The state first: a step woken by the stop must find itself held, not faulted.
         self._trigger("pause")
@@ -917,11 +917,11 @@ class Controller:
 
     async def resume(self) -> None:
         if self.sm.state != "paused":
-            raise ControlError("not_allowed", "the table is not paused")
+            raise Refusal("not_allowed", "the table is not paused")
         try:
             await self.table.resume()
         except Rejected as exc:
-            raise ControlError("not_allowed", f"the table refuses to resume ({exc}): "
+            raise Refusal("not_allowed", f"the table refuses to resume ({exc}): "
                                               f"{remedy(exc.code, 'resume again')}") from None
         held, self._paused_from = self._paused_from, None
         self._trigger("resume")
@@ -932,10 +932,10 @@ class Controller:
 
     def retry(self) -> None:
         if self.sm.state == "paused":
-            raise ControlError("not_allowed", "the table is paused, which is no fault; `resume` carries on"
+            raise Refusal("not_allowed", "the table is paused, which is no fault; `resume` carries on"
                                               + (" (then `retry` for the fault)" if self.fault else ""))
         if self.fault is None and self.sm.state != "fault":
-            raise ControlError("not_allowed", f"there is no fault to retry (state {self.sm.state}); nothing to do")
+            raise Refusal("not_allowed", f"there is no fault to retry (state {self.sm.state}); nothing to do")
         self._operator.set()
 
     # ------------------------------------------------------------------ settle
@@ -999,7 +999,7 @@ class Controller:
         kept = f"; the result of hand {seq} is kept, not stored" if self._stored is not None else ""
         self.fault = StoreFailed(f"{exc}{kept}")
         if self._stored is not None and not self._stored.done():
-            self._stored.set_exception(ControlError(
+            self._stored.set_exception(Refusal(
                 "store_failed", f"{exc}; hand {seq} is not settled (its result is kept): free space on that disk, "
                                 f"then `mjtable retry` stores it"))
         self._publish("fault", code=int(self.fault.code), message=self.fault.describe())
@@ -1065,10 +1065,10 @@ class Controller:
     # ------------------------------------------------------------------ operator
     def use_rules(self, rules: R.RuleSet, name: str) -> None:
         if self.sm.state not in ("idle", "game_over"):
-            raise ControlError("not_allowed", "the rule set changes between games only")
+            raise Refusal("not_allowed", "the rule set changes between games only")
         refusal = self.table.capabilities and cannot_play(self.table.capabilities, rules)
         if refusal:
-            raise ControlError("not_allowed", refusal)
+            raise Refusal("not_allowed", refusal)
         self.rules, self.ruleset_name = rules, name
 
     def stop_on_error(self, exc: Exception) -> None:
@@ -1078,7 +1078,7 @@ class Controller:
                                                 f"({type(exc).__name__}: {exc})")
         self.waiting_for = None
         if self._stored is not None and not self._stored.done():
-            self._stored.set_exception(ControlError("internal", f"{self.fault.text}; the result was not stored"))
+            self._stored.set_exception(Refusal("internal", f"{self.fault.text}; the result was not stored"))
         if self.sm.may_game_stopped():  # not from game_over: the game's end is stored already
             self._trigger("game_stopped")
         self._publish("fault", code=int(self.fault.code), message=self.fault.text)
@@ -1087,7 +1087,7 @@ class Controller:
         """Give up the game in progress; its hands stay in the store as played. Await the
         returned object before saying so: it ends once the store has recorded it."""
         if self.state is None or not self.sm.may_abandon():
-            raise ControlError("not_allowed", f"there is no game to abandon now (state {self.sm.state})")
+            raise Refusal("not_allowed", f"there is no game to abandon now (state {self.sm.state})")
         written = None
         if self.db is not None and self.game_id is not None and not self.state.finished:
             written = self.db.submit("abandon_game", self.game_id)  # before any later write: one thread, in order
@@ -1107,7 +1107,7 @@ class Controller:
             if written is not None:
                 await asyncio.wrap_future(written)
         except StoreError as exc:
-            raise ControlError("store_failed", f"{exc}; the game is given up here, but the database has it in "
+            raise Refusal("store_failed", f"{exc}; the game is given up here, but the database has it in "
                                                f"play still: a restart would resume it") from None
 
     # ------------------------------------------------------------------ status

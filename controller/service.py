@@ -1,7 +1,7 @@
 """The running controller: table link, game, SQLite store and control API on one loop.
 
 `Service` is the control API's handler: it maps each op to the controller and turns a
-refusal into an `ApiError` that changes nothing. It also owns the game task, so a game
+refusal into an `Refusal` that changes nothing. It also owns the game task, so a game
 started over the API, by a seat's start button, or resumed from the store after a restart
 runs the same way.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from controller import rules as R
 from firmware_protocol.codes import Code
 
-from controller.api import ApiError
+from controller.errors import Refusal
 from controller.controller import Controller, remedy
 
 log = logging.getLogger("mjtable.service")
@@ -69,7 +69,7 @@ class Service:
     async def _start_quietly(self) -> None:
         try:
             await self.handle("start", {})
-        except ApiError as exc:
+        except Refusal as exc:
             log.warning("start button: %s", exc)
 
     # ---- the control API ----
@@ -79,7 +79,7 @@ class Service:
     async def handle(self, op: str, args: dict) -> dict[str, Any]:
         handler = getattr(self, f"_op_{op}", None)
         if handler is None:
-            raise ApiError("unknown_op", f"unknown op {op!r}")
+            raise Refusal("unknown_op", f"unknown op {op!r}")
         return await handler(**args) or {}
 
     async def _op_status(self) -> dict:
@@ -94,7 +94,7 @@ class Service:
             c.use_rules(*self._named_ruleset(ruleset))
         chosen = self.starting_dealer if dealer is None else dealer
         if chosen != "draw" and chosen not in c.rules.seats:
-            raise ApiError("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
+            raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
         await c.new_game(chosen)
         self._run_game()
         return c.snapshot()
@@ -103,11 +103,11 @@ class Service:
         try:
             ref = R.find_ruleset(name, self.rulesets)
         except R.ConfigError as exc:
-            raise ApiError("bad_request", exc.issues[0].message) from None
+            raise Refusal("bad_request", exc.issues[0].message) from None
         try:
             return R.load_ruleset(ref), ref  # on the loop, but bounded: at most 64 KB
         except R.ConfigError as exc:  # where, not what: the reply never quotes a file
-            raise ApiError("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
+            raise Refusal("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
                            f"see `mjtable check-config {ref}`") from None
 
     async def _op_result(self, hand: int, result: dict) -> dict:
@@ -132,7 +132,7 @@ class Service:
     async def _op_retry(self) -> dict:
         fault = self.controller.fault
         if fault is not None and fault.code == Code.GAME_STOPPED:
-            raise ApiError("not_allowed", f"{fault.describe()}: nothing to retry; {remedy(fault.code)}")
+            raise Refusal("not_allowed", f"{fault.describe()}: nothing to retry; {remedy(fault.code)}")
         self.controller.retry()
         return {}
 

@@ -20,7 +20,8 @@ from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
 from controller import rules as R
-from controller.controller import ControlError, Controller, Settings, durations_from
+from controller.controller import Controller, Settings, durations_from
+from controller.errors import Refusal
 
 
 DEFAULT_PROFILES = {136: "four-port.yaml", 144: "mcr-144.yaml", 108: "sanma-108.yaml"}
@@ -92,7 +93,7 @@ class PlayerDriver:
                     if asyncio.iscoroutine(outcome):
                         await outcome
                     return
-                except ControlError as exc:
+                except Refusal as exc:
                     if exc.code != "not_allowed":
                         raise
             await asyncio.sleep(5.0)

@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from controller.errors import MjtableError
 from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
 SCHEMA_VERSION = 1
@@ -52,7 +53,7 @@ CREATE TABLE hands (
 """
 
 
-class StoreError(Exception):
+class StoreError(MjtableError):
     """The database cannot be used; the message names the file and what to do."""
 
 

@@ -35,6 +35,7 @@ from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
+from controller.errors import MjtableError
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.line_quality import POOR, LineQuality
 from controller.reports import completion_problem, status_problem
@@ -73,7 +74,7 @@ HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table 
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
 
 
-class TableError(Exception):
+class TableError(MjtableError):
     """Base of everything the table facade raises."""
 
 
@@ -130,12 +131,12 @@ class Overdue(TableFault):
         super().__init__(Fault(code, subsystem, "none", 0, 0, detail))
 
 
-class LinkLost(TableError):
-    pass
+class LinkLost(TableError, ConnectionError):
+    """The link to the table is gone (closed, or the table went silent)."""
 
 
-class McuReset(TableError):
-    pass
+class McuReset(TableError, ConnectionError):
+    """The table rebooted: its session and everything in flight are gone."""
 
 
 class Interrupted(TableError):
