@@ -17,7 +17,8 @@ from controller import rules as R
 from firmware_protocol.codes import Code
 
 from controller.errors import Refusal
-from controller.controller import Controller, remedy
+from controller.controller import Controller
+from controller.faults import remedy
 
 log = logging.getLogger("mjtable.service")
 
@@ -28,6 +29,7 @@ class Service:
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self._game: asyncio.Task | None = None
+        self._start_button: asyncio.Task | None = None
         controller.subscribe(self._on_event)
 
     # ---- lifecycle ----
@@ -64,7 +66,7 @@ class Service:
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():
-            asyncio.ensure_future(self._start_quietly())
+            self._start_button = asyncio.ensure_future(self._start_quietly())
 
     async def _start_quietly(self) -> None:
         try:

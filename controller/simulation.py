@@ -20,7 +20,8 @@ from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
 from controller import rules as R
-from controller.controller import Controller, Settings, durations_from
+from controller.controller import Controller
+from controller.settings import Settings, durations_from
 from controller.errors import Refusal
 
 
@@ -87,7 +88,7 @@ class PlayerDriver:
     async def _when_playing(self, action) -> None:
         """Players act only while the hand is in play; a fault or pause makes them wait."""
         while True:
-            if self.controller.sm.state == "playing":
+            if self.controller.sm.in_play():
                 try:
                     outcome = action()
                     if asyncio.iscoroutine(outcome):

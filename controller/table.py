@@ -38,6 +38,7 @@ from firmware_protocol.link import Link
 from controller.errors import MjtableError
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.line_quality import POOR, LineQuality
+from controller.table_link import TableLink
 from controller.reports import completion_problem, status_problem
 
 log = logging.getLogger("mjtable.table")
@@ -167,11 +168,37 @@ class Table:
         self.identity: dict[str, Any] | None = None
         self.capabilities: Capabilities | None = None
         self.boot_id: int | None = None
+        self.link = TableLink()
 
     # ---- session ----
+    async def connect_with_backoff(self, backoff_max: float,
+                                   on_retry: Callable[[Exception, float], None] = lambda exc, delay: None) -> None:
+        """Connect, trying again after each failure, waiting twice as long each time (at
+        most `backoff_max` seconds); `on_retry` hears of each failure."""
+        delay = 0.25
+        while True:
+            try:
+                await self.connect()
+                return
+            except (OSError, TableError) as exc:
+                log.warning("table not reachable (%s); retrying in %.1f s", exc, delay)
+                on_retry(exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, backoff_max)
+
     async def connect(self) -> dict[str, Any]:
         """Open the transport, identify, and check the protocol version."""
         self.close()
+        self.link.dial()
+        try:
+            identity = await self._identify()
+        except BaseException:
+            self.close()
+            raise
+        self.link.identified()
+        return identity
+
+    async def _identify(self) -> dict[str, Any]:
         transport = await self._connector()
         self._endpoint = LinkEndpoint(_host_link(), transport, on_message=self._on_message,
                                       on_lost=self._on_lost)
@@ -179,10 +206,8 @@ class Table:
         self.quality.watch(self._stats)
         identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
         if identity["protocol_version"] != PROTOCOL_VERSION:
-            self.close()
             raise TableError(f"table speaks protocol {identity['protocol_version']}, host {PROTOCOL_VERSION}")
         if problem := identity_problem(identity):
-            self.close()
             raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
         # Never more frames in flight than the table says it can take.
         self._endpoint.link.window = min(self._endpoint.link.window, identity["receive_window"])
@@ -201,6 +226,8 @@ class Table:
         if self._endpoint:
             endpoint, self._endpoint = self._endpoint, None
             endpoint.close()
+        if self.link.may_drop():
+            self.link.drop()
         self._fail_all(LinkLost("link closed"))
 
     @property

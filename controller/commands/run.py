@@ -62,7 +62,8 @@ def run(args) -> int:
 async def serve(config) -> int:
     from controller.api import ApiServer, ServerStartError
     from controller.errors import Refusal
-    from controller.controller import Controller, Settings, durations_from
+    from controller.controller import Controller
+    from controller.settings import Settings, durations_from
     from controller.sd_notify import Notifier
     from controller.service import Service
     from controller.store import Store, StoreError
