@@ -8,7 +8,8 @@ operator verbs are checked against it. The work is done in rooms, one job each:
 - faults.py: every piece of table work through faults, pauses and watchdog stops;
 - displays.py: scores, round, lamps, wind marker, the centre's text;
 - game_record.py: the game in the store: resume, each hand settled, the final;
-- results.py: hand results as entered; snapshot.py: the status reply.
+- results.py: hand results as entered; snapshot.py: the status reply;
+- table_news.py: what the table reports by itself (faults, a lost link, the buttons).
 """
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ from controller.setup import Setup
 from controller.snapshot import snapshot
 from controller.store import StoreError
 from controller.store_thread import StoreThread
-from controller.table import Fault, LinkLost, Rejected, Table, TableFault
+from controller.table import Fault, LinkLost, Rejected, Table
+from controller.table_news import TableNews
 
 log = logging.getLogger("mjtable.controller")
 
@@ -45,7 +47,7 @@ class Controller:
     def __init__(self, table_connector, rules: R.RuleSet, *, store=None, settings: Settings | None = None,
                  ruleset_name: str | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
-        self.table = Table(table_connector, on_event=self._on_table_event,
+        self.table = Table(table_connector, on_event=lambda kind, value: self.news.on_event(kind, value),
                            operation_limits=self.settings.operation_limits())
         self.rules = rules
         self.ruleset_name = ruleset_name or rules.name
@@ -66,7 +68,7 @@ class Controller:
         self.last_record: dict | None = None
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
-        self._opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
+        self.opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
         self.background = Background()
         self.recovery = Recovery(self)
         self.work = TableWork(self)
@@ -74,6 +76,7 @@ class Controller:
         self.record = GameRecord(self)
         self.results = Results(self)
         self.hand_setup = Setup(self)
+        self.news = TableNews(self)
         self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active)
 
     # ------------------------------------------------------------------ events out
@@ -126,10 +129,10 @@ class Controller:
         """Begin a game. Its table work (a drawn dealer's text, the wind marker) runs in
         `play`, so that whoever starts the game is answered without waiting on the table."""
         self.check_start()
-        self._opening_text = None
+        self.opening_text = None
         if dealer == "draw":
             dealer = self._rng.choice(self.rules.seats)
-            self._opening_text = f"East: seat {dealer}"
+            self.opening_text = f"East: seat {dealer}"
         state = R.new_game(self.rules, dealer=dealer)
         if self.db is not None:  # first: a game the store refused is not started at all
             try:
@@ -148,22 +151,10 @@ class Controller:
     async def play(self) -> R.Standings:
         """Run hands until the game is over; return the final standings."""
         if self.hand is None and self.settled == 0:
-            await self._open_game()
+            await self.hand_setup.open_game()
         while not self.state.finished:
             await self._play_hand()
         return await self.record.finish()
-
-    async def _open_game(self) -> None:
-        """The table's part of a new game: a stop that happened while idle (its watchdog
-        while this host was stalled, its event lost with the link) is cleared first."""
-        async def reconcile():
-            await self.recovery.reconcile_stop(await self.table.get_status(), paused=self.sm.is_motion_paused())
-            if self.fault is not None:  # stopped on a fault of its own: the operator sees to it
-                raise TableFault(self.fault)
-        await self.work.run(reconcile)
-        if self._opening_text:
-            await self.work.run(lambda: self.table.show_text(self._opening_text))
-        await self.displays.show_wind_marker()
 
     async def _play_hand(self) -> None:
         if self.hand is None or self.hand.seq != self.settled + 1:
@@ -182,51 +173,6 @@ class Controller:
 
     def save_step(self) -> None:
         self.record.save_step()
-
-    async def waiting(self, what: str, work) -> None:
-        """Run ``work()`` (a coroutine function: nothing starts if the text cannot be shown)
-        with "waiting for ..." shown and in status."""
-        self.waiting_for = what
-        self.publish("waiting", what=what)
-        await self.table.show_text(f"waiting for {what}")
-        try:
-            await work()
-        finally:
-            self.waiting_for = None
-
-    # ------------------------------------------------------------------ the table's news
-    def _on_table_event(self, kind: str, value: Any) -> None:
-        if kind == "fault" and value.code == Code.WATCHDOG:
-            # This host was silent, not the mechanism at fault: whatever waits on the table
-            # resumes it (TableWork.resumed_after_watchdog); with nothing waiting, now.
-            self.publish("fault", code=int(value.code), message=value.describe())
-            if self.sm.is_motion_paused():
-                log.warning("the table's watchdog stopped it while paused (this host was silent too long); "
-                            "`resume` restarts it")
-            elif self.sm.nothing_waits_on_table():
-                self.background.spawn(self.work.resumed_after_watchdog(TableFault(value)), "watchdog resume")
-        elif kind == "fault":
-            self.fault = value
-            self.publish("fault", code=int(value.code), message=value.describe())
-        elif kind in ("link_lost", "mcu_reset"):
-            self.recovery.lost(kind)
-        elif kind == "button":
-            self._on_button(*value)
-
-    def _on_button(self, seat: int, name: str) -> None:
-        self.publish("button", seat=seat, name=name)
-        if name == "pause":
-            self.background.spawn(self._button(name, self.pause), "pause button")
-        elif name == "ok" and self.fault is not None:
-            self.work.operator.set()
-        elif name == "riichi" and self.sm.in_play():
-            self.background.spawn(self._button(name, lambda: self.declare_riichi(seat)), "riichi button")
-
-    async def _button(self, name: str, action) -> None:
-        try:
-            await action()
-        except Refusal as exc:
-            log.warning("%s button: %s", name, exc)
 
     # ------------------------------------------------------------------ operator verbs
     def submit_result(self, seq: int, result: dict) -> dict:

@@ -18,7 +18,6 @@ from controller import rules as R
 from controller.errors import Refusal
 from controller.faults import StoreFailed
 from controller.hand import Hand
-from controller.machine import RESUME_POINTS
 from controller.replay import disagreement
 from controller.store import StoreError
 
@@ -89,7 +88,7 @@ class GameRecord:
     def save_step(self) -> None:
         """Where the machine is, with the hand: a failure shows in status (`store_error`)."""
         c = self.c
-        if c.db is not None and c.game_id is not None and c.sm.game in RESUME_POINTS:
+        if c.db is not None and c.game_id is not None and c.sm.resumable():
             c.resume_at = c.sm.game
             c.db.submit("save_step", c.game_id, c.sm.game, c.hand.to_dict())
 

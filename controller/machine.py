@@ -8,6 +8,20 @@ Two regions, each a `transitions` machine on the same model:
   state it is in (controller/setup.py) and fires ``done`` when the step is done, so the
   machine alone says which step follows. Steps only go forward; one already done at the
   table (after a restart: before the stored resume point) is passed without running it.
+  What the table does in each state of a hand:
+
+  ============== ==============================================================
+  preparing      nothing yet (a new game: its wind marker, a drawn dealer's text)
+  collecting     ``collect_tiles``: the played set into the hopper, counted
+  waiting_shuffle ``shuffle`` of a set left in the hopper, unless one is stacked
+  raising        ``raise_walls``; then the other set is shuffled in the background
+  rolling        ``roll_dice``, every throw the rules ask for
+  separating     ``separate_dead_wall`` (or its position on the centre display)
+  revealing_dora ``flip_dora`` (or its position shown); skipped without dora
+  playing        scores, round and lamp shown; riichi, kan (``flip_dora``), result
+  settling       the hand stored, scores shown, ``set_wind_marker`` if the wind changed
+  ============== ==============================================================
+
 - ``motion``: ``running``, ``paused`` (the operator stopped all motion) or ``fault`` (a
   table operation, during setup or play, stopped on a fault; `retry` clears it). A pause
   or a fault holds the game where it is: the game region stays in its state and carries
@@ -137,6 +151,14 @@ class TableMachine:
         return (all(getattr(self, n)() for n in _names(transition, "conditions"))
                 and not any(getattr(self, n)() for n in _names(transition, "unless")))
 
+    def walls_up(self) -> bool:
+        """A setup step after the walls went up: the other tile set may be shuffled."""
+        return SETUP_STEPS.index("raising") < (SETUP_STEPS.index(self.game) if self.game in SETUP_STEPS else -1)
+
+    def resumable(self) -> bool:
+        """A state a restart may carry on from."""
+        return self.game in RESUME_POINTS
+
     def passed(self, resume_point: str) -> bool:
         """The state the game is in comes before `resume_point`: done at the table already."""
         return RESUME_POINTS.index(self.game) < RESUME_POINTS.index(resume_point)
@@ -145,24 +167,25 @@ class TableMachine:
 def mermaid() -> str:
     """The machine as a mermaid state diagram: the hand cycle (a hand's states drawn as one
     composite, a trigger allowed from all of them as one edge), the motion and the link."""
-    lines = ["stateDiagram-v2", "  direction LR", "  state game {", "    [*] --> boot"]
-    lines += ["    state hand {", *[f"      {s}" for s in HAND], "    }"]
-    lines += [f"    {edge}" for edge in _edges(GAME_TRANSITIONS)]
-    lines += ["  }", "  --", "  state motion {", "    [*] --> running"]
-    lines += [f"    {edge}" for edge in _edges(MOTION_TRANSITIONS)]
-    lines += ["  }", "  --", "  state link {", f"    [*] --> {LINK_STATES[0]}"]
-    lines += [f"    {edge}" for edge in _edges(LINK_TRANSITIONS)]
-    lines += ["  }"]
+    lines = ["stateDiagram-v2", "  direction LR", "  state table {", "    state game {", "      [*] --> boot"]
+    lines += ["      state hand {", *[f"        {s}" for s in HAND], "      }"]
+    lines += [f"      {edge}" for edge in _edges(GAME_TRANSITIONS)]
+    lines += ["    }", "    --", "    state motion {", "      [*] --> running"]
+    lines += [f"      {edge}" for edge in _edges(MOTION_TRANSITIONS)]
+    # The link's states are its own (its `connecting` is not the game's): ids prefixed.
+    lines += ["    }", "    --", "    state link {", *[f'      state "{s}" as link_{s}' for s in LINK_STATES]]
+    lines += [f"      [*] --> link_{LINK_STATES[0]}", *[f"      {edge}" for edge in _edges(LINK_TRANSITIONS, "link_")]]
+    lines += ["    }", "  }"]
     return "\n".join(lines) + "\n"
 
 
-def _edges(transitions: list[dict]) -> list[str]:
+def _edges(transitions: list[dict], prefix: str = "") -> list[str]:
     out = []
     for t in transitions:
         sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
         if set(HAND) <= set(sources):
             sources = ["hand", *[s for s in sources if s not in HAND]]
-        out += [f"{source} --> {t['dest']}: {t['trigger']}{_guard(t)}" for source in sources]
+        out += [f"{prefix}{source} --> {prefix}{t['dest']}: {t['trigger']}{_guard(t)}" for source in sources]
     return out
 
 

@@ -1,9 +1,9 @@
 """The running controller: table link, game, SQLite store and control API on one loop.
 
-`Service` is the control API's handler: it maps each op to the controller and turns a
-refusal into an `Refusal` that changes nothing. It also owns the game task, so a game
-started over the API, by a seat's start button, or resumed from the store after a restart
-runs the same way.
+`Service` is the control API's handler: it maps each op to the controller, whose
+refusals (`Refusal`, answered as error replies) change nothing. It also owns the game
+task, so a game started over the API, by a seat's start button, or resumed from the
+store after a restart runs the same way.
 """
 from __future__ import annotations
 
@@ -29,7 +29,6 @@ class Service:
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self._game: asyncio.Task | None = None
-        self._start_button: asyncio.Task | None = None
         controller.subscribe(self._on_event)
 
     # ---- lifecycle ----
@@ -66,7 +65,7 @@ class Service:
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():
-            self._start_button = asyncio.ensure_future(self._start_quietly())
+            self.controller.background.spawn(self._start_quietly(), "start button")
 
     async def _start_quietly(self) -> None:
         try:

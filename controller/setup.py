@@ -23,10 +23,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mjtable.controller")
 
-# The states in which the walls of the hand are up: the other set may be shuffled.
-_WALLS_UP = ("rolling", "separating", "revealing_dora")
-
-
 class Setup:
     def __init__(self, controller: "Controller") -> None:
         self.c = controller
@@ -49,7 +45,7 @@ class Setup:
         while True:
             if not sm.passed(resume_at):
                 c.save_step()
-                if sm.game in _WALLS_UP and not shuffling:
+                if sm.walls_up() and not shuffling:
                     self._start_background_shuffle()
                     shuffling = True
                 if sm.game in self.steps:
@@ -57,6 +53,31 @@ class Setup:
             if sm.next_in_cycle() == "playing":
                 return
             await c.advance("done")
+
+    async def open_game(self) -> None:
+        """The table's part of a new game: a stop that happened while idle (its watchdog
+        while this host was stalled, its event lost with the link) is cleared first."""
+        c = self.c
+
+        async def reconcile():
+            await c.recovery.reconcile_stop(await c.table.get_status(), paused=c.sm.is_motion_paused())
+            if c.fault is not None:  # stopped on a fault of its own: the operator sees to it
+                raise TableFault(c.fault)
+        await c.work.run(reconcile)
+        if c.opening_text:
+            await c.work.run(lambda: c.table.show_text(c.opening_text))
+        await c.displays.show_wind_marker()
+
+    async def waiting(self, what: str, work) -> None:
+        """Run ``work()`` (a coroutine function: nothing starts if the text cannot be shown)
+        with "waiting for ..." shown and in status."""
+        self.c.waiting_for = what
+        self.c.publish("waiting", what=what)
+        await self.c.table.show_text(f"waiting for {what}")
+        try:
+            await work()
+        finally:
+            self.c.waiting_for = None
 
     async def _run(self, step) -> None:
         await self.c.work.run(step, step=True)
@@ -85,16 +106,16 @@ class Setup:
         set left collected (its shuffle died with a killed host or a watchdog stop)."""
         await self._await_shuffle(status)
         if "collected" in (await self.c.table.get_status())["sets"]:
-            await self.c.waiting("shuffle", self.c.table.shuffle)
+            await self.waiting("shuffle", self.c.table.shuffle)
 
     async def _await_shuffle(self, status: dict) -> None:
         """Wait for the background shuffle, visibly, if it is still running."""
         task = self._shuffle_task
         if task is not None and not task.done():
-            await self.c.waiting("shuffle", lambda: asyncio.shield(task))
+            await self.waiting("shuffle", lambda: asyncio.shield(task))
         elif "shuffling" in status["sets"]:
             # Started before a reconnect or restart: its completion may be gone, so ask again.
-            await self.c.waiting("shuffle", self._poll_until_stacked)
+            await self.waiting("shuffle", self._poll_until_stacked)
 
     async def _poll_until_stacked(self) -> None:
         c = self.c
