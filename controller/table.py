@@ -35,11 +35,11 @@ from firmware_protocol.codes import SENSORS, SUBSYSTEMS, Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
-from controller.errors import MjtableError
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
+from controller.errors import MjtableError
 from controller.line_quality import POOR, LineQuality
-from controller.table_link import TableLink
 from controller.reports import completion_problem, status_problem
+from controller.table_link import TableLink
 
 log = logging.getLogger("mjtable.table")
 

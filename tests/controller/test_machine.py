@@ -14,8 +14,9 @@ from controller import rules as R
 from controller.controller import Controller
 from controller.hand import Hand
 from controller.machine import RESUME_POINTS, SETUP_STEPS, TableMachine
-from controller.simulation import profile_for
+from controller.simulation import profile_for, run_game
 from controller.store import Store
+from controller.table import Table
 from firmware_protocol.virtual_time import run_virtual
 from sim.profile import load_profile
 from sim.serve import connect_in_process
@@ -147,6 +148,52 @@ def test_a_result_is_taken_in_play_even_while_paused_riichi_only_unpaused():
     assert not machine("playing", "paused").in_play()
     assert machine("playing", "fault").in_play()  # the background shuffle's fault holds no player
     assert not machine("settling").takes_result()
+
+
+def test_the_table_facade_keeps_the_link_state_and_connects_with_backoff():
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        table = SimulatedTable(load_profile(profile_for(R.load_ruleset(RULESET))), seed=SEED)
+        attempts, heard = [], []
+
+        async def connect():
+            attempts.append(loop.time())
+            if len(attempts) < 3:
+                raise OSError("no such device")
+            return connect_in_process(loop, table, seed=SEED)
+        facade = Table(connect)
+        assert facade.link.state == "down"
+        await facade.connect_with_backoff(10.0, on_retry=lambda exc, delay: heard.append((str(exc), delay)))
+        up = facade.link.state
+        facade.close()
+        return up, facade.link.state, heard, [round(b - a, 2) for a, b in zip(attempts, attempts[1:])]
+    up, closed, heard, gaps = run_virtual(scenario())
+    assert (up, closed) == ("up", "down")
+    assert heard == [("no such device", 0.25), ("no such device", 0.5)]
+    assert gaps == [0.25, 0.5]  # twice as long after each failure
+
+
+def test_a_lost_link_shows_reconnecting_and_the_game_carries_on_in_its_state():
+    seen = {}
+
+    def cut_line_in_hand_2(controller, table):
+        def on_event(event):
+            if event["event"] == "hand_started" and event["seq"] == 2 and "cut" not in seen:
+                seen["cut"] = controller.sm.state
+                asyncio.get_running_loop().call_later(1.0, table.firmware.detach)
+            elif event["event"] == "link_lost" and "during" not in seen:
+                seen["before"] = controller.sm.game
+            elif event["event"] == "state" and "before" in seen and "during" not in seen:
+                seen["during"] = controller.snapshot()["state"]
+                seen["refused"] = (controller.sm.may_pause(), controller.sm.may_abandon())
+            elif event["event"] == "reconnected":
+                seen.setdefault("after", controller.snapshot()["state"])
+        controller.subscribe(on_event)
+    run = run_game(RULESET, seed=SEED, on_controller=cut_line_in_hand_2)
+    assert seen["cut"] == seen["before"] == "playing"
+    assert seen["during"] == "reconnecting" and seen["refused"] == (False, False)
+    assert seen["after"] == "playing"
+    assert sum(1 for r in run.trace if r.name == "identify") == 2
 
 
 # ---------------------------------------------------------------- the diagram
