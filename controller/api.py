@@ -22,6 +22,8 @@ from typing import Any, Callable, Protocol
 
 from firmware_protocol.catalog import TEST_SUBSYSTEMS
 
+from controller.errors import MjtableError, Refusal
+
 log = logging.getLogger("mjtable.api")
 
 MAX_MESSAGE = 64 * 1024  # bytes per line, newline excluded
@@ -31,17 +33,10 @@ SOCKET_MODE = 0o660
 SUBSCRIBER_BACKLOG = 1000  # events unsent to one slow subscriber before it is dropped
 
 
-class ApiError(Exception):
-    """A refused request: ``code`` is one of the documented error codes."""
-
-    def __init__(self, code: str, message: str, **details) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.details = details  # more fields of the error object (e.g. the result kept on a conflict)
+# The API answers every refusal with an error reply; its own refusals are the same type.
 
 
-class ServerStartError(Exception):
+class ServerStartError(MjtableError):
     """The socket cannot be served (another controller there, not a socket, no access)."""
 
 
@@ -49,7 +44,7 @@ class ControlHandler(Protocol):
     """What the controller provides to the server.
 
     ``handle`` is called with a shape-checked op and its arguments (without ``op`` and
-    ``id``); it returns the reply fields or raises :class:`ApiError`, in which case it
+    ``id``); it returns the reply fields or raises :class:`Refusal`, in which case it
     must have changed nothing. Calls from different connections may overlap.
     ``subscribe`` registers a listener called (on the loop) with every event
     ``{"event": name, ...}`` and returns the function that unregisters it.
@@ -108,20 +103,20 @@ OPS: dict[str, dict[str, Arg]] = {
 
 
 def decode_request(line: bytes) -> dict:
-    """The JSON object of one request line, or ApiError."""
+    """The JSON object of one request line, or Refusal."""
     try:
         request = json.loads(line)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ApiError("bad_json", f"not valid JSON: {exc}") from None
+        raise Refusal("bad_json", f"not valid JSON: {exc}") from None
     except ValueError:  # an integer of more digits than Python converts
-        raise ApiError("bad_json", f"not valid JSON here: a number of more than {sys.get_int_max_str_digits()} "
+        raise Refusal("bad_json", f"not valid JSON here: a number of more than {sys.get_int_max_str_digits()} "
                        "digits") from None
     except RecursionError:
-        raise ApiError("bad_json", f"not valid JSON here: nested more than {MAX_DEPTH} levels deep") from None
+        raise Refusal("bad_json", f"not valid JSON here: nested more than {MAX_DEPTH} levels deep") from None
     if _depth(request) > MAX_DEPTH:
-        raise ApiError("bad_json", f"not valid JSON here: nested more than {MAX_DEPTH} levels deep")
+        raise Refusal("bad_json", f"not valid JSON here: nested more than {MAX_DEPTH} levels deep")
     if not isinstance(request, dict):
-        raise ApiError("bad_request", f"a request is a JSON object, got {type(request).__name__}")
+        raise Refusal("bad_request", f"a request is a JSON object, got {type(request).__name__}")
     return request
 
 
@@ -138,13 +133,13 @@ def _depth(value: Any) -> int:
 
 
 def check_request(request: dict) -> tuple[str, dict]:
-    """(op, args) of a decoded request without its id, or ApiError."""
+    """(op, args) of a decoded request without its id, or Refusal."""
     args = dict(request)
     op = args.pop("op", None)
     if not isinstance(op, str):
-        raise ApiError("bad_request", 'a request needs "op": the operation name (a string)')
+        raise Refusal("bad_request", 'a request needs "op": the operation name (a string)')
     if op not in OPS:
-        raise ApiError("unknown_op", f"unknown op {op!r}; known: {', '.join(OPS)}")
+        raise Refusal("unknown_op", f"unknown op {op!r}; known: {', '.join(OPS)}")
     _check_args(op, args)
     return op, args
 
@@ -154,13 +149,13 @@ def _check_args(op: str, args: dict) -> None:
     unknown = sorted(set(args) - set(shape))
     if unknown:
         allowed = ", ".join(shape) or "none"
-        raise ApiError("bad_request", f"{op}: unknown argument {', '.join(map(repr, unknown))} (allowed: {allowed})")
+        raise Refusal("bad_request", f"{op}: unknown argument {', '.join(map(repr, unknown))} (allowed: {allowed})")
     for name, arg in shape.items():
         if name not in args:
             if arg.required:
-                raise ApiError("bad_request", f"{op}: missing argument {name!r}: {arg.expected}")
+                raise Refusal("bad_request", f"{op}: missing argument {name!r}: {arg.expected}")
         elif not arg.check(args[name]):
-            raise ApiError("bad_request", f"{op}: {name!r} must be {arg.expected}, got {json.dumps(args[name])}")
+            raise Refusal("bad_request", f"{op}: {name!r} must be {arg.expected}, got {json.dumps(args[name])}")
 
 
 def _error(code: str, message: str, client_id: Any = None, details: dict | None = None) -> dict:
@@ -352,10 +347,10 @@ class _Connection:
             client_id = request.pop("id", None)
             if not (client_id is None or isinstance(client_id, str) or _is_int(client_id)):
                 client_id = None
-                raise ApiError("bad_request", '"id" must be a string or an integer')
+                raise Refusal("bad_request", '"id" must be a string or an integer')
             op, args = check_request(request)
             reply = await self._subscribe() if op == "subscribe" else await self.handler.handle(op, args)
-        except ApiError as exc:
+        except Refusal as exc:
             return _error(exc.code, exc.message, client_id, exc.details)
         except Exception:  # a bug in the handler must not take the API down with it
             log.exception("handler failed on %r", line[:200])

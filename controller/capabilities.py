@@ -20,7 +20,7 @@ from firmware_protocol.catalog import FEATURES, WIND_MARKER_KINDS, split_version
 from firmware_protocol.frame import MIN_FRAME
 from firmware_protocol.link import MAX_WINDOW
 
-from controller.api import ApiError
+from controller.errors import Refusal
 from controller.rules.ruleset import RuleSet
 
 MIN_HEARTBEAT_MS = 200  # the host sends a heartbeat every third of it: at most 15 a second
@@ -28,7 +28,7 @@ SIDES = 4
 MAX_DICE = 4
 
 
-class UnusableTable(ApiError):
+class UnusableTable(Refusal):
     """The table's identity announces figures the host cannot work with: nothing to retry."""
 
     def __init__(self, message: str) -> None:

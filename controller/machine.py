@@ -1,82 +1,199 @@
-"""The table's state machine: which step may follow which.
+"""The table's state machine: the hand cycle, and what holds the table's motion.
 
-The machine holds decisions only; the controller runs the hardware operation of each
-state and fires the next trigger when the operation's completion event arrives.
-`auto_transitions=False` keeps every legal move explicit (and the diagram readable);
-`queued=True` makes triggers fired from callbacks run in order.
+Two regions, each a `transitions` machine on the same model:
+
+- ``game``: the hand cycle. Connect, self-test, then per hand ``preparing`` and the setup
+  steps in their order (`SETUP_STEPS`), ``playing``, ``settling``, and the next hand or
+  ``game_over``. The controller walks it (`walk` below): it runs the hardware step of the
+  state it is in (controller/setup.py) and fires ``done`` when the step is done, so the
+  machine alone says which step follows. Steps only go forward; one already done at the
+  table (after a restart: before the stored resume point) is passed without running it.
+  What the table does in each state of a hand:
+
+  ============== ==============================================================
+  preparing      nothing yet (a new game: its wind marker, a drawn dealer's text)
+  collecting     ``collect_tiles``: the played set into the hopper, counted
+  waiting_shuffle ``shuffle`` of a set left in the hopper, unless one is stacked
+  raising        ``raise_walls``; then the other set is shuffled in the background
+  rolling        ``roll_dice``, every throw the rules ask for
+  separating     ``separate_dead_wall`` (or its position on the centre display)
+  revealing_dora ``flip_dora`` (or its position shown); skipped without dora
+  playing        scores, round and lamp shown; riichi, kan (``flip_dora``), result
+  settling       the hand stored, scores shown, ``set_wind_marker`` if the wind changed
+  ============== ==============================================================
+
+- ``motion``: ``running``, ``paused`` (the operator stopped all motion) or ``fault`` (a
+  table operation, during setup or play, stopped on a fault; `retry` clears it). A pause
+  or a fault holds the game where it is: the game region stays in its state and carries
+  on from it.
+
+The link to the table is the table facade's own machine (controller/table_link.py);
+while it is being restored the game waits, and `state` says ``reconnecting``.
+
+`auto_transitions=False` keeps every legal move explicit; `queued=True` makes triggers
+fired from callbacks run in order.
 """
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from transitions import Machine
 
-# transitions logs every state entry at INFO: too loud for a table that runs all day.
-logging.getLogger("transitions").setLevel(logging.WARNING)
+from controller.table_link import LINK_STATES, LINK_TRANSITIONS
 
+# transitions logs every state entry at INFO, too loud for a table that runs all day, and
+# warns that the second region's generic `trigger` method is not bound: both regions share
+# the model, whose triggers are called by name.
+logging.getLogger("transitions").setLevel(logging.ERROR)
+
+START_UP = ["boot", "connecting", "self_test"]
 SETUP_STEPS = ["collecting", "waiting_shuffle", "raising", "rolling", "separating", "revealing_dora"]
-GAME_STATES = ["preparing", *SETUP_STEPS, "playing", "paused", "settling", "fault", "recovering"]
-STATES = ["boot", "connecting", "self_test", "idle", *GAME_STATES, "reconnecting", "game_over"]
+# The states of a hand, from its preparation until it is stored.
+HAND = ["preparing", *SETUP_STEPS, "playing", "settling"]
+GAME_STATES = [*START_UP, "idle", *HAND, "game_over"]
+# Where a restart carries on from (the store's `step`): each state before play.
+RESUME_POINTS = ["preparing", *SETUP_STEPS, "playing"]
+MOTION_STATES = ["running", "paused", "fault"]
 
-# Setup steps run in this order but each may be skipped when the table already is past
-# it (reconciled from get_status), so any step may follow an earlier one.
-_STEP_TRIGGERS = {
-    "collect": "collecting",
-    "wait_shuffle": "waiting_shuffle",
-    "raise_walls": "raising",
-    "roll": "rolling",
-    "separate": "separating",
-    "reveal_dora": "revealing_dora",
-}
+_CHAIN = ["preparing", *SETUP_STEPS, "playing"]
 
-# Where anything may move (a setup step, the background shuffle during play and after the
-# last hand, the wind marker): `pause` stops the table there. Not in `fault` (a fault has
-# stopped it already) nor where the table cannot be reached.
-PAUSABLE = ["preparing", *SETUP_STEPS, "playing", "settling", "recovering", "idle", "game_over"]
-
-# `resume` goes through recovering back to the state the pause held, by these triggers
-# (a setup step re-enters its own step, as after a fault).
-BACK_FROM_PAUSE = {**{dest: trigger for trigger, dest in _STEP_TRIGGERS.items()}, "preparing": "next_hand",
-                   "playing": "play", "settling": "settle", "idle": "back_to_idle", "game_over": "end_game"}
-
-TRANSITIONS: list[dict] = [
+GAME_TRANSITIONS: list[dict] = [
     {"trigger": "power_on", "source": "boot", "dest": "connecting"},
     {"trigger": "identified", "source": "connecting", "dest": "self_test"},
     {"trigger": "ready", "source": "self_test", "dest": "idle"},
-    {"trigger": "start_game", "source": ["idle", "game_over"], "dest": "preparing"},
-    *[{"trigger": trigger, "source": ["preparing", "recovering", *SETUP_STEPS], "dest": dest}
-      for trigger, dest in _STEP_TRIGGERS.items()],
-    {"trigger": "play", "source": ["preparing", "recovering", *SETUP_STEPS], "dest": "playing"},
-    {"trigger": "pause", "source": PAUSABLE, "dest": "paused"},
-    {"trigger": "resume", "source": "paused", "dest": "recovering"},
-    {"trigger": "settle", "source": ["playing", "recovering"], "dest": "settling"},
-    {"trigger": "next_hand", "source": ["settling", "recovering"], "dest": "preparing"},
-    {"trigger": "end_game", "source": ["settling", "recovering"], "dest": "game_over"},
-    {"trigger": "fault", "source": ["preparing", "settling", "recovering", *SETUP_STEPS], "dest": "fault"},
-    {"trigger": "retry", "source": "fault", "dest": "recovering"},
+    {"trigger": "start_game", "source": ["idle", "game_over"], "dest": "preparing",
+     "conditions": ["reachable", "unheld"]},
+    # Each setup step to the next; without dora indicators there is nothing to reveal.
+    *[{"trigger": "done", "source": source, "dest": dest}
+      for source, dest in zip(_CHAIN, _CHAIN[1:]) if source != "separating"],
+    {"trigger": "done", "source": "separating", "dest": "revealing_dora", "conditions": "has_dora"},
+    {"trigger": "done", "source": "separating", "dest": "playing", "unless": "has_dora"},
+    {"trigger": "settle", "source": "playing", "dest": "settling"},
+    {"trigger": "next_hand", "source": "settling", "dest": "preparing"},
+    {"trigger": "end_game", "source": "settling", "dest": "game_over"},
+    {"trigger": "abandon", "source": [*HAND, "game_over"], "dest": "idle", "conditions": "reachable"},
+]
+
+MOTION_TRANSITIONS: list[dict] = [
+    # Wherever anything may move (a step, the background shuffle, the wind marker); not
+    # where the table cannot be reached (its watchdog stops it then).
+    {"trigger": "pause", "source": "running", "dest": "paused", "conditions": ["configured", "reachable"]},
+    {"trigger": "resume", "source": "paused", "dest": "running"},
+    {"trigger": "fault", "source": "running", "dest": "fault", "conditions": "configured"},
+    {"trigger": "retry", "source": "fault", "dest": "running"},
     # The game task failed on a bug, wherever it was: a fault until `abandon` or a restart.
-    {"trigger": "game_stopped", "source": GAME_STATES + ["reconnecting"], "dest": "fault"},
-    {"trigger": "link_lost", "source": [s for s in STATES if s not in ("boot", "connecting", "reconnecting")],
-     "dest": "reconnecting"},
-    {"trigger": "reconnected", "source": "reconnecting", "dest": "recovering"},
-    {"trigger": "back_to_idle", "source": "recovering", "dest": "idle"},
-    {"trigger": "abandon", "source": GAME_STATES + ["game_over"], "dest": "idle"},
+    {"trigger": "game_stopped", "source": ["running", "paused"], "dest": "fault", "conditions": "in_hand"},
+    # Abandoning a game held by a pause or a fault: the next game's opening resumes the table.
+    {"trigger": "release", "source": ["paused", "fault"], "dest": "running"},
 ]
 
 
 class TableMachine:
-    """The model object `transitions` decorates with `state` and the trigger methods."""
+    """The model both machines decorate: ``game`` and ``motion`` hold their states, and
+    each trigger, ``may_<trigger>()`` and ``is_game_<state>()`` is a method."""
 
-    def __init__(self) -> None:
-        self.machine = Machine(model=self, states=STATES, transitions=TRANSITIONS, initial="boot",
-                               auto_transitions=False, queued=True)
+    def __init__(self, *, has_dora: Callable[[], bool] = lambda: True,
+                 restoring: Callable[[], bool] = lambda: False) -> None:
+        self.has_dora = has_dora    # the rule set in play has dora indicators
+        self.restoring = restoring  # the link to the table is being restored
+        Machine(model=self, states=GAME_STATES, transitions=GAME_TRANSITIONS, initial="boot",
+                model_attribute="game", auto_transitions=False, queued=True)
+        Machine(model=self, states=MOTION_STATES, transitions=MOTION_TRANSITIONS, initial="running",
+                model_attribute="motion", auto_transitions=False, queued=True)
+
+    # ---- the one state the API, the views and the log show ----
+    @property
+    def state(self) -> str:
+        if self.restoring():
+            return "reconnecting"
+        return self.game if self.motion == "running" else self.motion
+
+    # ---- conditions (transitions calls them by name) ----
+    def reachable(self) -> bool:
+        return not self.restoring()
+
+    def unheld(self) -> bool:
+        return self.motion == "running"
+
+    def configured(self) -> bool:
+        """Past the start-up: the table is connected and configured."""
+        return self.game not in START_UP
+
+    def in_hand(self) -> bool:
+        return self.game in HAND
+
+    # ---- questions the controller asks ----
+    def in_play(self) -> bool:
+        """A hand is being played, not paused: riichi and kan are declared (a fault of the
+        background work, e.g. the shuffler, does not hold the players)."""
+        return self.game == "playing" and self.motion != "paused" and not self.restoring()
+
+    def takes_result(self) -> bool:
+        """A hand is waiting for its result; a pause holds none (storing moves nothing)."""
+        return self.game == "playing" and not self.restoring()
+
+    def between_games(self) -> bool:
+        return self.game in ("idle", "game_over")
+
+    def nothing_waits_on_table(self) -> bool:
+        """No step is waiting on the table: a lost link is restored in the background."""
+        return self.game in ("playing", "idle", "game_over") or self.motion == "paused"
+
+    def next_in_cycle(self) -> str:
+        """Where `done` leads from the game's state, its conditions as they are now."""
+        for t in GAME_TRANSITIONS:
+            if t["trigger"] == "done" and t["source"] == self.game and self._holds(t):
+                return t["dest"]
+        raise ValueError(f"no step follows {self.game}")
+
+    def _holds(self, transition: dict) -> bool:
+        return (all(getattr(self, n)() for n in _names(transition, "conditions"))
+                and not any(getattr(self, n)() for n in _names(transition, "unless")))
+
+    def walls_up(self) -> bool:
+        """A setup step after the walls went up: the other tile set may be shuffled."""
+        return SETUP_STEPS.index("raising") < (SETUP_STEPS.index(self.game) if self.game in SETUP_STEPS else -1)
+
+    def resumable(self) -> bool:
+        """A state a restart may carry on from."""
+        return self.game in RESUME_POINTS
+
+    def passed(self, resume_point: str) -> bool:
+        """The state the game is in comes before `resume_point`: done at the table already."""
+        return RESUME_POINTS.index(self.game) < RESUME_POINTS.index(resume_point)
 
 
 def mermaid() -> str:
-    """The machine as a mermaid state diagram, drawn by transitions (no graphviz needed)."""
-    from transitions.extensions import GraphMachine
+    """The machine as a mermaid state diagram: the hand cycle (a hand's states drawn as one
+    composite, a trigger allowed from all of them as one edge), the motion and the link."""
+    lines = ["stateDiagram-v2", "  direction LR", "  state table {", "    state game {", "      [*] --> boot"]
+    lines += ["      state hand {", *[f"        {s}" for s in HAND], "      }"]
+    lines += [f"      {edge}" for edge in _edges(GAME_TRANSITIONS)]
+    lines += ["    }", "    --", "    state motion {", "      [*] --> running"]
+    lines += [f"      {edge}" for edge in _edges(MOTION_TRANSITIONS)]
+    # The link's states are its own (its `connecting` is not the game's): ids prefixed.
+    lines += ["    }", "    --", "    state link {", *[f'      state "{s}" as link_{s}' for s in LINK_STATES]]
+    lines += [f"      [*] --> link_{LINK_STATES[0]}", *[f"      {edge}" for edge in _edges(LINK_TRANSITIONS, "link_")]]
+    lines += ["    }", "  }"]
+    return "\n".join(lines) + "\n"
 
-    model = type("Diagram", (), {})()
-    GraphMachine(model=model, states=STATES, transitions=TRANSITIONS, initial="boot",
-                 auto_transitions=False, graph_engine="mermaid", title="mjtable controller")
-    return model.get_graph().draw(None)
+
+def _edges(transitions: list[dict], prefix: str = "") -> list[str]:
+    out = []
+    for t in transitions:
+        sources = t["source"] if isinstance(t["source"], list) else [t["source"]]
+        if set(HAND) <= set(sources):
+            sources = ["hand", *[s for s in sources if s not in HAND]]
+        out += [f"{prefix}{source} --> {prefix}{t['dest']}: {t['trigger']}{_guard(t)}" for source in sources]
+    return out
+
+
+def _names(transition: dict, key: str) -> list[str]:
+    value = transition.get(key, [])
+    return [value] if isinstance(value, str) else value
+
+
+def _guard(transition: dict) -> str:
+    guards = _names(transition, "conditions") + [f"not {n}" for n in _names(transition, "unless")]
+    return f" [{', '.join(guards)}]" if guards else ""

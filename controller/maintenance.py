@@ -17,16 +17,13 @@ from typing import Any
 
 from firmware_protocol.catalog import SEAT_TESTS, TEST_SUBSYSTEMS
 
-from controller.api import ApiError
+from controller.errors import Refusal
 from controller.capabilities import Capabilities
 from controller.table import Table, TableError
 
 log = logging.getLogger("mjtable.maintenance")
 
 SIDES = 4
-_OUT_OF_GAME = ("idle", "game_over")
-
-
 def tests_of(caps: Capabilities) -> list[tuple[str, int]]:
     """(subsystem, seat) of every test the table has, in TEST_SUBSYSTEMS order."""
     return [(subsystem, seat) for subsystem in TEST_SUBSYSTEMS if has(caps, subsystem)
@@ -46,7 +43,7 @@ class Maintenance:
     def refuse_game(self) -> None:
         """For `start`: no game while a sensor test runs."""
         if self._testing.locked():
-            raise ApiError("not_allowed", "a sensor test is running (mjtable maintenance); start when it ends")
+            raise Refusal("not_allowed", "a sensor test is running (mjtable maintenance); start when it ends")
 
     async def counters(self) -> dict[str, Any]:
         table = self._table("counters")
@@ -79,19 +76,19 @@ class Maintenance:
 
     # ---- the rules ----
     def _out_of_game(self, what: str) -> None:
-        state = self.controller.sm.state
-        if state not in _OUT_OF_GAME:
-            raise ApiError("not_allowed", f"cannot {what} during a game (state {state}): "
+        sm = self.controller.sm
+        if not (sm.between_games() and sm.is_motion_running()):
+            raise Refusal("not_allowed", f"cannot {what} during a game (state {sm.state}): "
                                           f"finish or abandon the game first")
 
     def _table(self, feature: str) -> Table:
         table = self.controller.table
         if not table.connected or table.capabilities is None:
-            raise ApiError("not_allowed", "the table is not connected")
+            raise Refusal("not_allowed", "the table is not connected")
         caps = table.capabilities
         if not getattr(caps, feature):
             version = f"protocol 1.{caps.protocol_minor}"
-            raise ApiError("not_allowed", f"table {caps.model} ({version}) has no "
+            raise Refusal("not_allowed", f"table {caps.model} ({version}) has no "
                                           f"{'counters' if feature == 'counters' else 'sensor test'}")
         return table
 
@@ -100,7 +97,7 @@ class Maintenance:
         if subsystem is None:
             return tests_of(caps)
         if not has(caps, subsystem):
-            raise ApiError("not_allowed", f"table {caps.model} has no {subsystem} to test")
+            raise Refusal("not_allowed", f"table {caps.model} has no {subsystem} to test")
         if subsystem not in SEAT_TESTS:
             return [(subsystem, 0)]
         return [(subsystem, s) for s in (range(SIDES) if seat is None else (seat,))]
@@ -121,4 +118,4 @@ def _refused() -> Iterator[None]:
     try:
         yield
     except TableError as exc:
-        raise ApiError("not_allowed", f"the table: {exc}") from None
+        raise Refusal("not_allowed", f"the table: {exc}") from None

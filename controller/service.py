@@ -1,9 +1,9 @@
 """The running controller: table link, game, SQLite store and control API on one loop.
 
-`Service` is the control API's handler: it maps each op to the controller and turns a
-refusal into an `ApiError` that changes nothing. It also owns the game task, so a game
-started over the API, by a seat's start button, or resumed from the store after a restart
-runs the same way.
+`Service` is the control API's handler: it maps each op to the controller, whose
+refusals (`Refusal`, answered as error replies) change nothing. It also owns the game
+task, so a game started over the API, by a seat's start button, or resumed from the
+store after a restart runs the same way.
 """
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from typing import Any
 from controller import rules as R
 from firmware_protocol.codes import Code
 
-from controller.api import ApiError
-from controller.controller import Controller, remedy
+from controller.errors import Refusal
+from controller.controller import Controller
+from controller.faults import remedy
 from controller.maintenance import Maintenance
 
 log = logging.getLogger("mjtable.service")
@@ -66,12 +67,12 @@ class Service:
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():
-            asyncio.ensure_future(self._start_quietly())
+            self.controller.background.spawn(self._start_quietly(), "start button")
 
     async def _start_quietly(self) -> None:
         try:
             await self.handle("start", {})
-        except ApiError as exc:
+        except Refusal as exc:
             log.warning("start button: %s", exc)
 
     # ---- the control API ----
@@ -81,7 +82,7 @@ class Service:
     async def handle(self, op: str, args: dict) -> dict[str, Any]:
         handler = getattr(self, f"_op_{op}", None)
         if handler is None:
-            raise ApiError("unknown_op", f"unknown op {op!r}")
+            raise Refusal("unknown_op", f"unknown op {op!r}")
         return await handler(**args) or {}
 
     async def _op_status(self) -> dict:
@@ -97,7 +98,7 @@ class Service:
             c.use_rules(*self._named_ruleset(ruleset))
         chosen = self.starting_dealer if dealer is None else dealer
         if chosen != "draw" and chosen not in c.rules.seats:
-            raise ApiError("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
+            raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
         await c.new_game(chosen)
         self._run_game()
         return c.snapshot()
@@ -106,11 +107,11 @@ class Service:
         try:
             ref = R.find_ruleset(name, self.rulesets)
         except R.ConfigError as exc:
-            raise ApiError("bad_request", exc.issues[0].message) from None
+            raise Refusal("bad_request", exc.issues[0].message) from None
         try:
             return R.load_ruleset(ref), ref  # on the loop, but bounded: at most 64 KB
         except R.ConfigError as exc:  # where, not what: the reply never quotes a file
-            raise ApiError("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
+            raise Refusal("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
                            f"see `mjtable check-config {ref}`") from None
 
     async def _op_result(self, hand: int, result: dict) -> dict:
@@ -135,7 +136,7 @@ class Service:
     async def _op_retry(self) -> dict:
         fault = self.controller.fault
         if fault is not None and fault.code == Code.GAME_STOPPED:
-            raise ApiError("not_allowed", f"{fault.describe()}: nothing to retry; {remedy(fault.code)}")
+            raise Refusal("not_allowed", f"{fault.describe()}: nothing to retry; {remedy(fault.code)}")
         self.controller.retry()
         return {}
 

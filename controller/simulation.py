@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_protocol.transport import Impairment
@@ -20,7 +20,9 @@ from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
 from controller import rules as R
-from controller.controller import ControlError, Controller, Settings, durations_from
+from controller.controller import Controller
+from controller.settings import Settings, durations_from
+from controller.errors import Refusal
 
 
 DEFAULT_PROFILES = {136: "four-port.yaml", 144: "mcr-144.yaml", 108: "sanma-108.yaml"}
@@ -86,13 +88,13 @@ class PlayerDriver:
     async def _when_playing(self, action) -> None:
         """Players act only while the hand is in play; a fault or pause makes them wait."""
         while True:
-            if self.controller.sm.state == "playing":
+            if self.controller.sm.in_play():
                 try:
                     outcome = action()
                     if asyncio.iscoroutine(outcome):
                         await outcome
                     return
-                except ControlError as exc:
+                except Refusal as exc:
                     if exc.code != "not_allowed":
                         raise
             await asyncio.sleep(5.0)

@@ -6,7 +6,8 @@ change is absent as a whole. Restarting the controller reads :meth:`Store.active
 and resumes exactly where it was.
 
 The store knows no game logic. It keeps, per game, the rules snapshot, the current
-``GameState`` (as a dict), the machine's step and the hand in progress, and one record
+``GameState`` (as a dict), the machine state the hand in progress carries on from after a
+restart (``step``, controller/machine.py `RESUME_POINTS`) with that hand, and one record
 per committed hand keyed by the hand's sequence number, which is what makes a result
 submitted twice count once.
 """
@@ -21,6 +22,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from controller.errors import MjtableError
 from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
 SCHEMA_VERSION = 1
@@ -52,7 +54,7 @@ CREATE TABLE hands (
 """
 
 
-class StoreError(Exception):
+class StoreError(MjtableError):
     """The database cannot be used; the message names the file and what to do."""
 
 
@@ -312,7 +314,7 @@ class Store:
         return game_id
 
     def save_step(self, game_id: int, step: str, hand: dict) -> None:
-        """Record where the machine is within the hand (one transaction)."""
+        """Record the machine state the hand carries on from, with the hand (one transaction)."""
         with self._transaction() as db:
             self._require_active(db, game_id)
             db.execute("UPDATE games SET step = ?, hand = ? WHERE id = ?", (step, _dump(hand), game_id))

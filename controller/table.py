@@ -43,11 +43,13 @@ from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
 
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
+from controller.errors import MjtableError
 from controller.line_quality import POOR, LineQuality
 from controller.reports import completion_problem, status_problem
 from controller.table_events import (ButtonPressed, Fault, LinkDropped, TableEvent, TableFaulted, TableRebooted,
                                      UnexpectedMessage)
 from controller.traffic import RECEIVED, SENT, Traffic, shown
+from controller.table_link import TableLink
 
 log = logging.getLogger("mjtable.table")
 
@@ -70,7 +72,7 @@ UNEXPECTED_LOG_EVERY = 10.0  # a confused table may send many: one warning per t
 SUBSYSTEM_TEST_LIMIT = 60.0  # protocol 1.1: a subsystem's test cycle, the slowest (lifts, centre) included
 
 
-class TableError(Exception):
+class TableError(MjtableError):
     """Base of everything the table facade raises."""
 
 
@@ -102,12 +104,12 @@ class Overdue(TableFault):
         super().__init__(Fault(code, subsystem, "none", 0, 0, detail))
 
 
-class LinkLost(TableError):
-    pass
+class LinkLost(TableError, ConnectionError):
+    """The link to the table is gone (closed, or the table went silent)."""
 
 
-class McuReset(TableError):
-    pass
+class McuReset(TableError, ConnectionError):
+    """The table rebooted: its session and everything in flight are gone."""
 
 
 class Interrupted(TableError):
@@ -160,11 +162,37 @@ class Table:
         self._offer = version_byte(PROTOCOL_VERSION, PROTOCOL_MINOR)
         self.capabilities: Capabilities | None = None
         self.boot_id: int | None = None
+        self.link = TableLink()
 
     # ---- session ----
+    async def connect_with_backoff(self, backoff_max: float,
+                                   on_retry: Callable[[Exception, float], None] = lambda exc, delay: None) -> None:
+        """Connect, trying again after each failure, waiting twice as long each time (at
+        most `backoff_max` seconds); `on_retry` hears of each failure."""
+        delay = 0.25
+        while True:
+            try:
+                await self.connect()
+                return
+            except (OSError, TableError) as exc:
+                log.warning("table not reachable (%s); retrying in %.1f s", exc, delay)
+                on_retry(exc, delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, backoff_max)
+
     async def connect(self) -> dict[str, Any]:
         """Open the transport, identify, and check the protocol version."""
         self.close()
+        self.link.dial()
+        try:
+            identity = await self._open_session()
+        except BaseException:
+            self.close()
+            raise
+        self.link.identified()
+        return identity
+
+    async def _open_session(self) -> Message:
         transport = await self._connector()
         # The same link, so the same epoch: a table that did not reboot resumes the session
         # and sends what it queued meanwhile. Commands already failed here are not sent.
@@ -176,10 +204,8 @@ class Table:
         identity = await self._identify()
         major, minor = split_version(identity["protocol_version"])
         if major != PROTOCOL_VERSION or minor > split_version(self._offer)[1]:
-            self.close()
             raise TableError(f"table speaks protocol {major}.{minor}, host {PROTOCOL_VERSION}.{PROTOCOL_MINOR}")
         if problem := identity_problem(identity):
-            self.close()
             raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
         # Never more frames in flight, nor longer ones, than the table says it can take.
         self._link.window = min(WINDOW, identity["receive_window"])
@@ -209,6 +235,8 @@ class Table:
         if self._endpoint:
             endpoint, self._endpoint = self._endpoint, None
             endpoint.close()
+        if self.link.may_drop():
+            self.link.drop()
         self._fail_all(LinkLost("link closed"))
 
     @property

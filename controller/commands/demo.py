@@ -80,7 +80,7 @@ def _fast(rules, args) -> int:
 
 
 def _retry(controller) -> None:
-    if controller.fault is not None or controller.sm.state == "fault":
+    if controller.fault is not None or controller.sm.is_motion_fault():
         controller.retry()
 
 

@@ -60,8 +60,10 @@ def run(args) -> int:
 
 
 async def serve(config) -> int:
-    from controller.api import ApiError, ApiServer, ServerStartError
-    from controller.controller import Controller, Settings, durations_from
+    from controller.api import ApiServer, ServerStartError
+    from controller.errors import Refusal
+    from controller.controller import Controller
+    from controller.settings import Settings, durations_from
     from controller.sd_notify import Notifier
     from controller.service import Service
     from controller.store import Store, StoreError
@@ -106,7 +108,7 @@ async def serve(config) -> int:
         if starting.done():
             try:
                 starting.result()
-            except ApiError as exc:
+            except Refusal as exc:
                 log.error("%s", exc)
                 return 2
             log.info("ready in %.2f s: %s", time.monotonic() - started, controller.sm.state)

@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Iterator
 
+from controller.errors import MjtableError
 from controller.rules.ruleset import SEATS, RuleSet
 
 Position = tuple[int, int]
 Take = tuple[int, int, str]  # (seat, stack, "top" | "bottom" | "both")
 
 
-class SetupError(ValueError):
+class SetupError(MjtableError, ValueError):
     """Dice values or a dealer that the rule set cannot use."""
 
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from controller.errors import MjtableError
 from controller.rules.ruleset import HanFuScoring, RuleSet
 
 
-class ResultError(ValueError):
+class ResultError(MjtableError, ValueError):
     """A hand result the rule set cannot accept."""
 
 

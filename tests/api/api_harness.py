@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from controller.api import ApiError, ApiServer, Limits
+from controller.api import ApiServer, Limits
+from controller.errors import Refusal
 
 from ..support.loop_thread import LoopThread
 
@@ -16,12 +17,12 @@ STATUS = {"state": "playing", "ruleset": "ema-2016", "fault": None, "scores": [2
 
 
 class FakeHandler:
-    """Records every call; ``refuse`` makes the next call raise an ApiError."""
+    """Records every call; ``refuse`` makes the next call raise an Refusal."""
 
     def __init__(self):
         self.calls = []
         self.listeners = []
-        self.refuse: ApiError | None = None
+        self.refuse: Refusal | None = None
         self.delay = 0.0
 
     async def handle(self, op, args):

@@ -8,7 +8,8 @@ import threading
 import pytest
 
 from controller import api
-from controller.api import MAX_MESSAGE, ApiError, ApiServer, ServerStartError
+from controller.api import MAX_MESSAGE, ApiServer, ServerStartError
+from controller.errors import Refusal
 
 from .api_harness import STATUS, FakeHandler, Served
 
@@ -72,7 +73,7 @@ def test_bad_arguments_are_refused_before_the_handler(served, request_, words):
 
 
 def test_refusal_by_the_handler_is_passed_on(served):
-    served.handler.refuse = ApiError("wrong_hand", "hand 3 is not in play (hand 7 is)")
+    served.handler.refuse = Refusal("wrong_hand", "hand 3 is not in play (hand 7 is)")
     reply, = served.exchange(line({"op": "result", "hand": 3, "result": {"kind": "draw"}, "id": 9}))
     assert reply == {"ok": False, "id": 9, "error": {"code": "wrong_hand", "message": "hand 3 is not in play (hand 7 is)"}}
 

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from controller.api import ApiError
+from controller.errors import Refusal
 from controller.cli import main
 from controller.client import Client, ClientError, RequestError
 
@@ -86,7 +86,7 @@ def test_status_is_readable_and_json_is_raw(served, capsys):
 
 
 def test_api_error_is_one_line_on_stderr(served, capsys):
-    served.handler.refuse = ApiError("invalid_result", "1 han 20 fu does not exist for a ron")
+    served.handler.refuse = Refusal("invalid_result", "1 han 20 fu does not exist for a ron")
     assert cli(served, "result", "ron", "--discarder", "2", "--winner", "1", "--han", "1", "--fu", "20", "--hand", "7") == 1
     captured = capsys.readouterr()
     assert captured.err == "mjtable result: 1 han 20 fu does not exist for a ron\n" and captured.out == ""
@@ -107,7 +107,7 @@ def test_controller_not_running_is_a_clear_message(short_tmp, capsys):
 
 
 def test_client_raises_request_error_with_code(served):
-    served.handler.refuse = ApiError("not_allowed", "the table is paused")
+    served.handler.refuse = Refusal("not_allowed", "the table is paused")
     with pytest.raises(RequestError) as refused:
         Client(served.path).request("kan")
     assert (refused.value.code, refused.value.message) == ("not_allowed", "the table is paused")

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from controller import rules as R
-from controller.api import ApiError
+from controller.errors import Refusal
 from controller.capabilities import Capabilities, cannot_play
 from controller.controller import Controller
 from controller.service import Service
@@ -65,7 +65,7 @@ def _started(rules: R.RuleSet, table: str):
         try:
             await controller.start()
             return controller, sim, None
-        except ApiError as exc:
+        except Refusal as exc:
             return controller, sim, exc
         finally:
             controller.close()
@@ -97,7 +97,7 @@ def test_start_with_a_rule_set_the_table_cannot_play_changes_nothing():
         service = Service(controller)
         await service.start()
         try:
-            with pytest.raises(ApiError) as refused:
+            with pytest.raises(Refusal) as refused:
                 await service.handle("start", {"ruleset": "mcr"})
             state = (controller.sm.state, controller.rules.name, controller.ruleset_name, controller.state)
             await service.handle("start", {"ruleset": "wrc"})  # the same table plays another 136-tile set

@@ -5,7 +5,7 @@ import asyncio
 import pytest
 
 from controller import rules as R
-from controller.controller import ControlError
+from controller.errors import Refusal
 from controller.simulation import run_game
 
 
@@ -17,7 +17,7 @@ def _four_kans_then_a_fifth(outcome):
                 await controller.declare_kan()
             try:
                 await controller.declare_kan()
-            except ControlError as exc:
+            except Refusal as exc:
                 outcome["fifth"] = exc
             outcome["kans"] = controller.hand.kans
 

@@ -12,7 +12,7 @@ from firmware_protocol.codes import Code
 from sim.faults import FaultPlan
 from sim.profile import DEFAULT_PROFILE, load_profile
 
-from controller.controller import ControlError
+from controller.errors import Refusal
 from controller.simulation import run_game
 
 from ..support.retry import press_retry
@@ -47,7 +47,7 @@ def pause_while(operation: str, state: str, seen: dict, press=None):
             seen["stopped"] = table.firmware.stopped
             await asyncio.sleep(HOLD)
             seen["still"] = not table.model.motion
-            with pytest.raises(ControlError) as refused:
+            with pytest.raises(Refusal) as refused:
                 controller.retry()
             seen["retry"] = str(refused.value)
             await controller.resume()
@@ -113,7 +113,7 @@ def test_pause_is_refused_during_a_fault_which_stopped_the_table_already(clean):
 
     async def refuse_then_retry(controller):
         await asyncio.sleep(1.0)
-        with pytest.raises(ControlError) as refused:
+        with pytest.raises(Refusal) as refused:
             await controller.pause()
         seen["refused"] = refused.value
         seen["state"] = controller.sm.state

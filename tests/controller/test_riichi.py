@@ -6,7 +6,7 @@ import dataclasses
 import pytest
 
 from controller import rules as R
-from controller.controller import ControlError
+from controller.errors import Refusal
 from controller.simulation import run_game
 
 
@@ -18,7 +18,7 @@ def _declare_when_poor(seat: int, outcome: dict):
                 controller.state, scores=tuple(900 if s == seat else v for s, v in enumerate(controller.state.scores)))
             try:
                 await controller.declare_riichi(seat)
-            except ControlError as exc:
+            except Refusal as exc:
                 outcome["refused"] = exc
             outcome["declared"] = list(controller.hand.riichi)
             outcome["shown"] = controller.snapshot()["scores"][seat]

@@ -21,5 +21,5 @@ def operator(delay: float = 30.0, on_fault: Callable[[dict], object] | None = No
 
 def press_retry(controller) -> None:
     """Retry, unless a retry pressed for an earlier showing of the fault cleared it already."""
-    if controller.fault is not None or controller.sm.state == "fault":
+    if controller.fault is not None or controller.sm.is_motion_fault():
         controller.retry()

@@ -1,0 +1,233 @@
+"""The game's record in the store: the interrupted game taken up at start, each hand
+settled into the store, the machine state saved as the resume point, the final standings.
+
+A write the game cannot go on without (a hand, the final) is the fault STORE_FAILED
+while the store refuses it; `retry` tries again. The resume point is queued, not awaited:
+a lost one means a step done again after a restart, which every step allows.
+"""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+from concurrent.futures import Future
+from typing import TYPE_CHECKING
+
+from controller import rules as R
+from controller.errors import Refusal
+from controller.faults import StoreFailed
+from controller.hand import Hand
+from controller.replay import disagreement
+from controller.store import StoreError
+
+if TYPE_CHECKING:
+    from controller.controller import Controller
+
+log = logging.getLogger("mjtable.controller")
+
+
+class GameRecord:
+    def __init__(self, controller: "Controller") -> None:
+        self.c = controller
+
+    # ---- the interrupted game ----
+    async def stored_game(self):
+        """The interrupted game, with its rules, once it is checked against its hands."""
+        c = self.c
+        if c.db is None:
+            return None
+        game = await c.db.call("active_game")
+        if game is None:
+            return None
+        self._continue_rules(game)
+        hands = await c.db.call("hands", game.id)
+        if _comparable(dataclasses.asdict(c.rules)) != _comparable(game.rules):
+            log.warning("game %d cannot be checked against its hands: its rule set has changed", game.id)
+        else:
+            problem = disagreement(c.rules, game.state, hands)
+            if problem:
+                raise StoreError(f"the state database {c.store.path} is damaged: game {game.id} {problem}. "
+                                 f"Refusing to resume it: keep the file for inspection, restore a backup or "
+                                 f"move it aside to start a new one")
+        return game, hands
+
+    def _continue_rules(self, game) -> None:
+        """An interrupted game goes on with the rule set it was started with, whatever the
+        config names now (the config's rule set is for the next new game)."""
+        c = self.c
+        if game.ruleset != c.ruleset_name:
+            try:
+                c.rules, c.ruleset_name = R.load_ruleset(game.ruleset), game.ruleset
+            except (R.ConfigError, OSError) as exc:
+                raise Refusal("not_allowed", f"game {game.id} was started with rule set {game.ruleset!r}, "
+                                             f"which cannot be loaded now: {exc}; put it back to carry on") from None
+        if _comparable(dataclasses.asdict(c.rules)) != _comparable(game.rules):
+            log.warning("rule set %s has changed since game %d began; the game goes on with it as it is now",
+                        c.ruleset_name, game.id)
+        log.info("continuing game %d with rule set %s (the config's %s applies to the next new game)",
+                 game.id, c.ruleset_name, c.default_rules[1])
+
+    def restore(self, stored) -> None:
+        c = self.c
+        game, hands = stored
+        c.game_id = game.id
+        c.state = R.GameState.from_dict(game.state)
+        c.settled = len(hands)
+        c.results_so_far = [h["result"] for h in hands]
+        if game.hand:
+            c.hand, c.resume_at = Hand.from_stored(game.hand, game.step)
+        if c.state.finished:
+            # Killed between the last hand and the game's end: play() only records the end,
+            # and the machine has no way from a game state to game_over but settling a hand.
+            return
+        c.trigger("start_game")
+        c.publish("resumed", hand=R.hand_label(c.state))
+
+    # ---- the resume point ----
+    def save_step(self) -> None:
+        """Where the machine is, with the hand: a failure shows in status (`store_error`)."""
+        c = self.c
+        if c.db is not None and c.game_id is not None and c.sm.resumable():
+            c.resume_at = c.sm.game
+            c.db.submit("save_step", c.game_id, c.sm.game, c.hand.to_dict())
+
+    # ---- a hand settled ----
+    async def settle(self, result: dict) -> None:
+        """Store the hand and show the scores (both move nothing, so a pause holds neither);
+        then the wind marker and the next hand, which move tiles and wait for `resume`."""
+        c = self.c
+        c.trigger("settle")
+        setup = c.setup()
+        before = c.state
+        outcome = R.apply_result(c.rules, before, result)
+        record = self._hand_record(before, setup, result, outcome)
+        if c.db is not None and not await self.until_stored(
+                "commit_hand", c.game_id, c.hand.seq, record, outcome.state.to_dict()):
+            await self._adopt_stored_hand()
+            return
+        c.state = outcome.state
+        c.settled = c.hand.seq
+        c.results_so_far.append(result)
+        c.results.hand_stored(c.hand.seq)
+        c.last_record = record
+        c.publish("hand_ended", record=record)
+        await c.work.run(c.displays.show_scores)
+        await c.sticks.after_hand(c.hand.seq, c.state.scores, c.rules.seats)  # reads, moves nothing
+        await c.work.hold_while_paused()
+        if outcome.wind_changed and not outcome.game_over:
+            await c.displays.show_wind_marker()
+        await c.advance("end_game" if outcome.game_over else "next_hand")
+
+    async def until_stored(self, method: str, *args):
+        """A write that must be stored before the game goes on: while the store refuses
+        it, it is the fault, and `retry` (or a seat's OK button) tries it again."""
+        c, operator = self.c, self.c.work.operator
+        faulted = False
+        while True:
+            try:
+                result = await c.db.call(method, *args)
+                break
+            except StoreError as exc:
+                faulted = self._store_failed(exc) or faulted
+            operator.clear()
+            await operator.wait()
+            if c.results.stored is not None and c.results.stored.done():
+                c.results.await_store()  # resends wait for this attempt
+        if faulted and c.sm.may_retry():
+            c.trigger("retry")
+        if isinstance(c.fault, StoreFailed):
+            c.fault = None
+            log.info("the state database took the write again")
+            c.publish("recovered")
+        return result
+
+    def _store_failed(self, exc: StoreError) -> bool:
+        """Show the failed write as the fault; True when the machine went to `fault`."""
+        c = self.c
+        seq = c.hand.seq if c.hand is not None else None
+        kept = f"; the result of hand {seq} is kept, not stored" if c.results.stored is not None else ""
+        c.fault = StoreFailed(f"{exc}{kept}")
+        c.results.fail_stored(Refusal(
+            "store_failed", f"{exc}; hand {seq} is not settled (its result is kept): free space on that disk, "
+                            f"then `mjtable retry` stores it"))
+        c.publish("fault", code=int(c.fault.code), message=c.fault.describe())
+        if c.sm.may_fault():
+            c.trigger("fault")
+            return True
+        return False
+
+    async def _adopt_stored_hand(self) -> None:
+        """The store had this hand already (written by someone else): the store is right;
+        the game goes on from what it holds, and the result waiting is answered from it."""
+        c = self.c
+        game, hands = await c.db.call("active_game"), await c.db.call("hands", c.game_id)
+        log.error("hand %d of game %d was in the state database already; going on from the stored game",
+                  c.hand.seq, c.game_id)
+        c.state = R.GameState.from_dict(game.state)
+        c.settled = len(hands)
+        c.results_so_far = [h["result"] for h in hands]
+        c.last_record = hands[-1]
+        c.results.hand_stored(c.hand.seq)
+        c.publish("hand_ended", record=c.last_record)
+        await c.work.run(c.displays.show_scores)
+        c.trigger("end_game" if c.state.finished else "next_hand")
+
+    def _hand_record(self, before, setup, result, outcome) -> dict:
+        c = self.c
+        return {
+            "ruleset": c.ruleset_name,
+            "hand": c.hand.label,
+            "honba": before.honba,
+            "riichi_sticks": before.riichi_sticks,
+            "dealer": before.dealer,
+            "dice": [v for throw in c.hand.throws for v in throw],
+            "breaker": setup.breaker,
+            "broken_wall": setup.broken_wall,
+            "dead_wall": [list(p) for p in setup.dead_wall],
+            "dora_indicators": [list(p) for p in setup.dora_indicators[: c.hand.dora_shown]],
+            "result": result,
+            "payments": list(outcome.payments),
+            "scores": list(outcome.state.scores),
+            "riichi_sticks_after": outcome.riichi_sticks_after,
+        }
+
+    # ---- the end ----
+    async def finish(self) -> R.Standings:
+        c = self.c
+        c.standings = R.final_standings(c.rules, c.state)
+        final = {"final": True, "scores": list(c.standings.scores),
+                 "final_scores": list(c.standings.final_scores), "ranks": list(c.standings.ranks)}
+        if c.db is not None:
+            await self.until_stored("finish_game", c.game_id, final)
+        ranks = " ".join(f"{seat}:{rank}" for seat, rank in enumerate(c.standings.ranks))
+
+        async def show_final():
+            await c.displays.show_scores(c.standings.final_scores)
+            await c.table.show_text(f"final {ranks}")
+        await c.work.run(show_final)
+        c.publish("game_over", **final)
+        return c.standings
+
+    def abandon(self) -> Future | None:
+        """Record the game given up; the write before any later one (one thread, in order)."""
+        c = self.c
+        if c.db is None or c.game_id is None or c.state.finished:
+            return None
+        return c.db.submit("abandon_game", c.game_id)
+
+    @staticmethod
+    async def recorded(written: Future | None) -> None:
+        try:
+            if written is not None:
+                await asyncio.wrap_future(written)
+        except StoreError as exc:
+            raise Refusal("store_failed", f"{exc}; the game is given up here, but the database has it in "
+                                          f"play still: a restart would resume it") from None
+
+
+def _comparable(rules: dict) -> dict:
+    """A rule set as the store keeps it (JSON), without the file it was read from."""
+    data = json.loads(json.dumps(rules))
+    data.pop("source", None)
+    return data

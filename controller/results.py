@@ -1,0 +1,104 @@
+"""Hand results as the operator and the players enter them: taken once per hand, answered
+once stored (a client told "ok" never loses the result to a crash right after)."""
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import TYPE_CHECKING
+
+from controller import rules as R
+from controller.errors import Refusal
+
+if TYPE_CHECKING:
+    from controller.controller import Controller
+
+
+class Results:
+    def __init__(self, controller: "Controller") -> None:
+        self.c = controller
+        self.waiting: asyncio.Future | None = None
+        # From taking a result until its hand is stored: resolved then, or failed with store_failed.
+        self.stored: asyncio.Future | None = None
+
+    async def wait(self) -> dict:
+        c = self.c
+        self.waiting = asyncio.get_running_loop().create_future()
+        c.waiting_for = "result"
+        try:
+            return await self.waiting
+        finally:
+            self.waiting = None
+            c.waiting_for = None
+
+    def submit(self, seq: int, result: dict) -> dict:
+        """Take a hand result; a result for a hand already taken is a no-op (``duplicate``).
+        The result is stored a moment later: `enter` answers once it is."""
+        c = self.c
+        if self.taken(seq):
+            return {"duplicate": True}
+        # Paused too: settling stores the hand and shows scores, which moves nothing.
+        if not c.sm.takes_result() or self.waiting is None or self.waiting.done():
+            raise Refusal("not_allowed", f"no hand is waiting for a result (state {c.sm.state})")
+        if seq != c.hand.seq:
+            raise Refusal("wrong_hand", f"result is for hand {seq}, the hand in play is {c.hand.seq}")
+        result = dict(result)
+        result.setdefault("riichi", list(c.hand.riichi)) if result.get("kind") != "chombo" else None
+        try:
+            R.validate_result(c.rules, c.state, result)
+        except R.ResultError as exc:
+            raise Refusal("invalid_result", str(exc)) from None
+        self.waiting.set_result(result)
+        self.await_store()
+        return {"duplicate": False}
+
+    def taken(self, seq: int) -> bool:
+        """Hand ``seq`` of this game has its result: settled, or taken and being stored."""
+        c = self.c
+        if c.state is None or seq < 1:  # hands count from 1
+            return False
+        return seq <= c.settled or (self.stored is not None and not self.stored.cancelled() and seq == c.hand.seq)
+
+    def await_store(self) -> None:
+        """From now until the hand is stored, a result for it waits for the store."""
+        self.stored = asyncio.get_running_loop().create_future()
+        # Answered with store_failed to whoever waits; nobody may (in-process players).
+        self.stored.add_done_callback(lambda f: f.cancelled() or f.exception())
+
+    def hand_stored(self, seq: int) -> None:
+        if self.stored is not None and not self.stored.done():
+            self.stored.set_result(seq)
+        self.stored = None  # the next hand's result is not taken yet
+
+    def fail_stored(self, error: Refusal) -> None:
+        if self.stored is not None and not self.stored.done():
+            self.stored.set_exception(error)
+
+    def cancel(self) -> None:
+        for future in (self.waiting, self.stored):
+            if future is not None and not future.done():
+                future.cancel()
+
+    async def enter(self, seq: int, result: dict) -> dict:
+        """Like `submit`, but answer only once the hand is in the store. A different
+        result for a hand already taken is refused (``conflict``) with the one kept."""
+        c = self.c
+        duplicate = self.taken(seq)
+        if not duplicate:
+            self.submit(seq, result)
+        if seq > c.settled:  # taken, not stored yet
+            try:
+                await asyncio.shield(self.stored)
+            except asyncio.CancelledError:
+                raise Refusal("not_allowed", "the game was abandoned before the result was stored") from None
+        kept = c.results_so_far[seq - 1]
+        if not _same_result(result, kept):  # the store had another one (see GameRecord.adopt_stored_hand)
+            raise Refusal("conflict", f"hand {seq} already has another result, kept: "
+                                      f"{json.dumps(kept)}; nothing changed", kept=kept)
+        return {"duplicate": duplicate}
+
+
+def _same_result(sent: dict, kept: dict) -> bool:
+    """``sent`` is a resend of ``kept``: riichi left out means the declarations, as kept."""
+    if "riichi" in kept and "riichi" not in sent:
+        sent = {**sent, "riichi": kept["riichi"]}
+    return sent == kept

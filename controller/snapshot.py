@@ -1,0 +1,61 @@
+"""The status snapshot: everything a view or API client shows (docs/API.md `status`)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from controller import rules as R
+from controller.faults import remedy
+
+if TYPE_CHECKING:
+    from controller.controller import Controller
+
+
+def snapshot(c: "Controller") -> dict[str, Any]:
+    """Machine, game, hand, walls, link."""
+    out: dict[str, Any] = {"state": c.sm.state, "ruleset": c.ruleset_name, "players": c.rules.players,
+                           "seats": list(c.rules.seats),
+                           "display_mode": c.settings.display_mode,
+                           "fault": f"{c.fault.describe()}; {remedy(c.fault.code)}" if c.fault else None,
+                           "fault_code": int(c.fault.code) if c.fault else None,
+                           "waiting_for": _waiting_for(c),
+                           "store_error": c.db.error if c.db is not None else None}
+    if c.state is not None:
+        s = c.displays.displayed()
+        out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
+                   riichi_sticks=s.riichi_sticks, round_wind=s.round_wind, hand=R.hand_label(s),
+                   hands_played=s.hands_played, finished=s.finished,
+                   wind_marker={"wind": s.round_wind, "seat": s.starting_dealer})
+    if c.hand is not None:
+        out["hand_in_play"] = {"seq": c.hand.seq, "label": c.hand.label, "riichi": c.hand.riichi,
+                               "dice": [v for t in c.hand.throws for v in t], "kans": c.hand.kans}
+        if len(c.hand.throws) == c.rules.dice.throws:
+            out["walls"] = _walls(c)
+    if c.last_record is not None:
+        out["last_result"] = c.last_record
+    if c.standings is not None:
+        out["final_scores"] = list(c.standings.final_scores)
+        out["ranks"] = list(c.standings.ranks)
+    if c.table.stats is not None:
+        out["link"] = {**_stats_dict(c.table.stats), **c.table.quality.as_dict()}
+    return out
+
+
+def _waiting_for(c: "Controller") -> str | None:
+    # While paused all motion waits for the operator, whatever the step waited for; a
+    # result is still taken.
+    if c.sm.is_motion_paused() and c.waiting_for != "result":
+        return "resume"
+    return c.waiting_for
+
+
+def _walls(c: "Controller") -> dict[str, Any]:
+    setup = c.setup()
+    return {"stacks_per_side": list(c.rules.stacks_per_side), "breaker": setup.breaker,
+            "broken_wall": setup.broken_wall, "break_after": list(setup.break_after),
+            "dead_wall": [list(p) for p in setup.dead_wall],
+            "dora_indicators": [list(p) for p in setup.dora_indicators[:c.hand.dora_shown]],
+            "live_start": list(R.clockwise(c.rules, setup.break_after, 1))}
+
+
+def _stats_dict(stats) -> dict[str, Any]:
+    return {k: v for k, v in vars(stats).items() if isinstance(v, (int, float))}
