@@ -195,7 +195,7 @@ def _pos(p) -> str:
 def deadlines() -> str:
     """The host's limits (controller/) and the simulated tables' own (config/tables/)."""
     from controller import table as facade  # the host's figures, so the document cannot drift
-    from controller.controller import NOMINAL_DURATIONS, Settings
+    from controller.settings import NOMINAL_DURATIONS, Settings
     from sim.profile import load_profile
     from mjtable_config import CONFIG_DIR
 

@@ -22,7 +22,7 @@ from sim.profile import load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 
-from processes import MJTABLE
+from ..support.processes import MJTABLE
 
 # The hand cycle as the product promises it, written out by hand (not read from the machine).
 GAME_MOVES = {

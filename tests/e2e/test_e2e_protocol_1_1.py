@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 from controller import rules as R
-from e2e_harness import (PROFILES, SPEED, TableSession, check_against_engine, hand_records, payments_by_hand,
+from .e2e_harness import (PROFILES, SPEED, TableSession, check_against_engine, hand_records, payments_by_hand,
                          play_game, ron, start_sim, stderr_of)
 from firmware_protocol.catalog import COMMANDS_1_1
-from test_e2e_ema import DOUBLE_RON, DRAW_WITH_DECLARERS, FINAL, HANDS, PLAIN_HANDS
+from .test_e2e_ema import DOUBLE_RON, DRAW_WITH_DECLARERS, FINAL, HANDS, PLAIN_HANDS
 
 
 def sim_table(procs, profile_text: str, ruleset: str = "ema-2016") -> tuple[TableSession, list]:
