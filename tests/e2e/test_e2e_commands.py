@@ -211,7 +211,7 @@ def test_bare_status_finds_the_controller_a_bare_run_started(procs):
         def answered():
             assert run.poll() is None, stderr_of(run)
             return mjtable("status", cwd=REPO).returncode == 0
-        wait_for(answered, "a bare `mjtable status` to answer", timeout=3, interval=0.1)
+        wait_for(answered, "a bare `mjtable status` to answer", timeout=20, interval=0.1)
     finally:
         procs.stop_all()
         for path in made:

@@ -4,17 +4,28 @@ resume. And a pause while idle, refused starts included, through the in-process 
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
 
 from controller.client import RequestError
+from sim.profile import CONFIG_DIR
 
 from .process_harness import RunProcess, cli, in_play, start_sim, status, write_config
 from .service_harness import wait_for
 
 SEED = 4
-SPEED = 10  # the walls take 0.6 s to go up: time to catch them moving
+SPEED = 10
+SLOW_WALLS = 40.0  # seconds at speed 1: the walls take 4 s to go up, time to catch them moving
+
+
+def slow_walls_profile(folder) -> str:
+    """four-port with walls slow enough to be paused while they rise, on a loaded machine too."""
+    shipped = (CONFIG_DIR / "tables" / "four-port.yaml").read_text()
+    path = folder / "slow-walls.yaml"
+    path.write_text(re.sub(r"(?m)^(\s+raise_walls:) [0-9.]+", rf"\1 {SLOW_WALLS}", shipped))
+    return str(path)
 
 
 def trace(path) -> list[tuple[str, str]]:
@@ -23,7 +34,8 @@ def trace(path) -> list[tuple[str, str]]:
 
 def test_mjtable_pause_stops_the_rising_walls_and_resume_raises_them(procs, short_tmp):
     recorded = short_tmp / "trace.jsonl"
-    run = RunProcess(procs, write_config(short_tmp, start_sim(procs, SEED, "--trace", str(recorded), speed=SPEED)))
+    port = start_sim(procs, SEED, "--trace", str(recorded), "--profile", slow_walls_profile(short_tmp), speed=SPEED)
+    run = RunProcess(procs, write_config(short_tmp, port))
     socket = run.client.path
     run.start()
     assert cli(socket, "start").returncode == 0
@@ -33,7 +45,7 @@ def test_mjtable_pause_stops_the_rising_walls_and_resume_raises_them(procs, shor
     assert paused.returncode == 0, paused.stderr
     held = status(socket)
     assert (held["state"], held["waiting_for"], held["fault"]) == ("paused", "resume", None)
-    time.sleep(1.0)  # longer than the walls take: they must not have gone up
+    time.sleep(SLOW_WALLS / SPEED)  # as long as the walls take: they must not have gone up
     names = trace(recorded)
     stop = names.index(("cmd", "stop"))
     assert ("cmd", "raise_walls") in names[:stop] and ("event", "walls_raised") not in names
