@@ -10,9 +10,10 @@ import pytest
 from .broken_tables import BROKEN, make_table
 from firmware_protocol.conformance import CHECKS, Report, run_checks
 from firmware_protocol.virtual_time import run_virtual
+from mjtable_config import shipped_names
 from sim.serve import connect_in_process
 
-PROFILES = ("basic", "four-port", "mcr-144", "sanma-108")
+PROFILES = shipped_names("tables")  # every shipped table profile
 PROTOCOL_MD = Path(__file__).parents[2] / "firmware_protocol" / "PROTOCOL.md"
 
 
