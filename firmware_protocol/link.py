@@ -48,6 +48,9 @@ RESET_REQUEST = 0x05
 FIRST_MESSAGE_ID = 0x10
 CONTROL_NAMES = {ACK: "ack", NAK: "nak", RESET: "reset", RESET_ACK: "reset_ack", RESET_REQUEST: "reset_request"}
 
+# Control frames only the other role sends: received, they are protocol errors (ignored).
+_NOT_FOR = {"host": frozenset({RESET}), "table": frozenset({RESET_ACK, RESET_REQUEST})}
+
 SEQ_MOD = 256
 MAX_WINDOW = SEQ_MOD // 2 - 1  # more in flight and an old duplicate looks like a new frame
 RESET_PAYLOAD = struct.Struct("<IH")  # sender's epoch, reset number (matches a RESET_ACK to its RESET)
@@ -431,7 +434,7 @@ class Link:
     def _on_control(self, frame: Frame, now: float, delivered: list[Frame]) -> None:
         seq, kind, payload = frame
         expected_size = RESET_PAYLOAD.size if kind in (RESET, RESET_ACK) else 0
-        if kind not in CONTROL_NAMES or len(payload) != expected_size:
+        if kind not in CONTROL_NAMES or len(payload) != expected_size or kind in _NOT_FOR[self.role]:
             delivered.append(frame)  # the layer above reports it
         elif kind == ACK:
             if self._open:
@@ -447,7 +450,7 @@ class Link:
             peer_epoch, number = RESET_PAYLOAD.unpack(payload)
             if number == self._awaiting:
                 self._start_session(peer_epoch, seq, now)
-        elif self.role == "host" and self._open:  # RESET_REQUEST: the table has no session
+        elif self._open:  # RESET_REQUEST (to the host): the table has no session
             self._begin_reset()
 
     # ---- sessions ----

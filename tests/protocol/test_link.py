@@ -5,7 +5,7 @@ import pytest
 from firmware_protocol.catalog import EncodeError, Message, ProtocolError, encode_message
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.frame import encode_frame
-from firmware_protocol.link import ACK, NAK, RESET_REQUEST, Link, SessionStart
+from firmware_protocol.link import ACK, NAK, RESET, RESET_ACK, RESET_PAYLOAD, RESET_REQUEST, Link, SessionStart
 from firmware_protocol.messages import MessageLink
 from firmware_protocol.transport import Impairment, memory_pair
 from firmware_protocol.virtual_time import VirtualTimeLoop
@@ -427,3 +427,14 @@ def test_a_reconnect_that_abandons_the_queue_sends_nothing_old_and_keeps_the_ses
     assert wire.to_table == [text(1), text(3)]  # text 1 once, text 2 never
     assert wire.to_host == [count(7)]
     assert sessions[-1] == SessionStart(2, resumed=True, dropped=[])
+
+
+def test_a_control_frame_of_the_other_role_is_ignored_and_counted():
+    wire = opened()
+    reset = encode_frame(0, RESET, RESET_PAYLOAD.pack(0xBAD, 1))
+    assert [type(item) for item in wire.host.receive(reset, wire.now)] == [ProtocolError]
+    assert wire.host.take_output() == b""  # no RESET_ACK: a host answers no RESET
+    assert wire.host.is_open and wire.host.stats.protocol_errors == 1
+    for kind, payload in ((RESET_ACK, RESET_PAYLOAD.pack(0xBAD, 1)), (RESET_REQUEST, b"")):
+        assert [type(item) for item in wire.table.receive(encode_frame(0, kind, payload), wire.now)] == [ProtocolError]
+    assert wire.table.is_open and wire.table.stats.protocol_errors == 2
