@@ -32,6 +32,17 @@ def wait_until(condition, what: str, timeout: float = TIMEOUT):
     return wait_for(condition, what, timeout, interval=0.05)
 
 
+def table_with_faults(short_tmp: Path, plan: str) -> tuple["Table", list[str]]:
+    """A started table whose simulator follows the fault scenario `plan` (YAML text), and
+    the `--config` options that reach its controller."""
+    folder = short_tmp / "table"
+    folder.mkdir()
+    path = folder / "faults.yaml"
+    path.write_text(plan)
+    table = Table(folder, sim_args=("--faults", str(path))).start()
+    return table, ["--config", str(table.config)]
+
+
 class Table:
     """A simulated table (`mjtable sim --pty`) and `mjtable run --config table.yaml` on it, in
     ``folder``; the config names its socket and database relative to itself."""

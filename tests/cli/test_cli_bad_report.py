@@ -4,16 +4,11 @@ from __future__ import annotations
 
 import json
 
-from .cli_harness import Table, mjtable, wait_until
+from .cli_harness import mjtable, table_with_faults, wait_until
 
 
 def test_lying_dice_are_a_fault_the_operator_retries_and_never_reach_the_journal(short_tmp):
-    folder = short_tmp / "table"
-    folder.mkdir()
-    plan = folder / "lie.yaml"
-    plan.write_text("bad_dice: [{roll: 1, values: [7, 7]}]\n")
-    table = Table(folder, sim_args=("--faults", str(plan))).start()
-    config = ["--config", str(table.config)]
+    table, config = table_with_faults(short_tmp, "bad_dice: [{roll: 1, values: [7, 7]}]\n")
 
     def status():
         return json.loads(mjtable("status", "--json", *config, cwd=short_tmp).stdout)

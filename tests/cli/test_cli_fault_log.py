@@ -5,16 +5,11 @@ from __future__ import annotations
 import json
 import re
 
-from .cli_harness import Table, mjtable, wait_until
+from .cli_harness import mjtable, table_with_faults, wait_until
 
 
 def test_a_fault_puts_the_last_messages_with_the_table_in_the_run_log(short_tmp):
-    folder = short_tmp / "table"
-    folder.mkdir()
-    plan = folder / "jam.yaml"
-    plan.write_text("jam: [{shuffle: 1, sensor: stacker}]\n")
-    table = Table(folder, sim_args=("--faults", str(plan))).start()
-    config = ["--config", str(table.config)]
+    table, config = table_with_faults(short_tmp, "jam: [{shuffle: 1, sensor: stacker}]\n")
     try:
         mjtable("start", *config, cwd=short_tmp)
         # The first shuffle runs beside the first hand: the fault is in the status, whatever the state.

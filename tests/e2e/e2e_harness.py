@@ -64,6 +64,19 @@ def pty_table(procs: Processes, profile: str | Path, ruleset: str, seed: int = 1
     return TableSession(procs, port, profile, ruleset)
 
 
+def first_ron_on(procs: Processes, profile_text: str, name: str) -> list[int]:
+    """An EMA game on a table of this profile text: the first hand's payments after a ron
+    of 3 han 40 fu by seat 1 on seat 2's discard (5,200 paid when the table is driven right)."""
+    path = procs.folder / f"{name}.yaml"
+    path.write_text(profile_text)
+    table = pty_table(procs, path, "ema-2016")
+    table.ok("start", where="--config")
+    seq = table.wait_hand_after(0)["hand_in_play"]["seq"]
+    table.ok("result", *ron(2, (1, 3, 40)))
+    table.wait_hand_after(seq)
+    return table.journal()[0]["payments"]
+
+
 def write_table_config(folder: Path, port: str, profile: str | Path, ruleset: str) -> Path:
     """A table config as docs/INSTALL.md shows it, with every path inside ``folder``."""
     config = folder / "table.yaml"
