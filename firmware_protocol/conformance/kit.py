@@ -22,6 +22,7 @@ class Kit:
         self.durations: dict[str, float] = {}  # operation -> seconds it took here
         self.before_reset: dict[str, Any] = {}  # what the MCU reset checks compare with
         self.observed: dict[str, Exception | None] = {}  # refusals tried during an operation, by check
+        self.maintenance = False  # the kit put the table in the 1.1 sensor test mode
 
     # ---- commands ----
     async def ok(self, name: str, /, **args: Any) -> Message:

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from ..transport import ByteTransport
-from . import commands, data_frames, frames, mcu_reset, motion, sessions, watchdog
+from . import commands, data_frames, frames, mcu_reset, motion, protocol_1_1, sessions, watchdog
 from .check import Check, NotApplicable, check
 from .kit import Kit
 from .probe import CheckFailed, Probe
@@ -27,7 +27,8 @@ async def left_at_rest(kit: Kit) -> None:
 
 
 CHECKS: tuple[Check, ...] = (*sessions.CHECKS, *frames.CHECKS, *data_frames.CHECKS, *commands.CHECKS,
-                             *motion.CHECKS, *watchdog.CHECKS, *mcu_reset.CHECKS, left_at_rest)
+                             *motion.CHECKS, *watchdog.CHECKS, *protocol_1_1.CHECKS, *mcu_reset.CHECKS,
+                             left_at_rest)
 PASS, FAIL, NA = "pass", "FAIL", "n/a"
 
 
@@ -124,6 +125,7 @@ async def _halt(kit: Kit) -> None:
     try:
         await kit.ok("stop")
         await kit.ok("resume")
+        await _leave_maintenance(kit)
     except CheckFailed:
         pass
 
@@ -132,5 +134,17 @@ async def _leave_at_rest(kit: Kit) -> None:
     if kit.identity and not kit.probe.closed:
         try:
             await kit.settle()
+            await _leave_maintenance(kit)
         except CheckFailed:
             pass
+
+
+async def _leave_maintenance(kit: Kit) -> None:
+    """Back to game mode if a check failed in the sensor test mode; a subsystem test still
+    running (leave_maintenance BUSY) is stopped first."""
+    if kit.maintenance:
+        if (await kit.probe.command("leave_maintenance")).name == "rejected":
+            await kit.ok("stop")
+            await kit.ok("resume")
+            await kit.ok("leave_maintenance")
+        kit.maintenance = False

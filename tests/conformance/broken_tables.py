@@ -6,13 +6,15 @@ get it wrong; `BROKEN` maps a variant to the one check that must fail against it
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from firmware_protocol.catalog import SUBSYSTEM_OF, Message
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import SEQ_MOD, Link
 from sim import SimulatedTable
 from sim.firmware import OK, Firmware
-from sim.profile import CONFIG_DIR
+from sim.odometer import Odometer
+from sim.profile import CONFIG_DIR, load_profile
 
 TABLES = CONFIG_DIR / "tables"
 
@@ -42,7 +44,8 @@ class RollsAnyCount(Firmware):
     """Rolls any number of dice it is asked for: no BAD_ARGUMENT for roll_dice."""
 
     def _execute(self, msg: Message) -> Message:
-        if msg.name == "roll_dice" and self.identified and not self.stopped and "dice" not in self.model.motion:
+        if msg.name == "roll_dice" and self.identified and not self.stopped and "dice" not in self.model.motion \
+                and not self.maintenance.active:
             self.mechanics.start(msg.name, msg.args)
             return OK
         return super()._execute(msg)
@@ -86,6 +89,28 @@ class KeepsLampOnReset(Firmware):
         self.model.dealer_lamp = lamp
 
 
+class MovesInMaintenance(Firmware):
+    """Runs a game's motion command in the sensor test mode instead of refusing MAINTENANCE."""
+
+    def _execute(self, msg: Message) -> Message:
+        if msg.name not in SUBSYSTEM_OF or not self.maintenance.active:
+            return super()._execute(msg)
+        self.maintenance.active = False
+        try:
+            return super()._execute(msg)
+        finally:
+            self.maintenance.active = True
+
+
+class ServiceClearsOdometer(Firmware):
+    """reset_service_counter zeroes the whole odometer, not only cycles_since_service."""
+
+    def _execute(self, msg: Message) -> Message:
+        if msg.name == "reset_service_counter" and self.identified:
+            self.odometer = Odometer(self.model.profile.timings)
+        return super()._execute(msg)
+
+
 # variant -> (firmware class, the check that must fail)
 BROKEN: dict[str, tuple[type[Firmware], str]] = {
     "ignores-busy": (IgnoresBusy, "state.busy"),
@@ -95,13 +120,17 @@ BROKEN: dict[str, tuple[type[Firmware], str]] = {
     "forgets-duplicates": (with_link(ForgetsDuplicates), "link.duplicate"),
     "no-watchdog": (NoWatchdog, "watchdog.fault"),
     "keeps-lamp-on-reset": (KeepsLampOnReset, "reset.state"),
+    "moves-in-maintenance": (MovesInMaintenance, "v11.enter_maintenance"),
+    "service-clears-odometer": (ServiceClearsOdometer, "v11.reset_service_counter"),
 }
 
 
 def make_table(profile: str = "four-port", variant: str | None = None, speed: float = 1.0,
-               loop: asyncio.AbstractEventLoop | None = None) -> SimulatedTable:
-    """A simulated table, its firmware replaced by a broken variant if one is named."""
-    table = SimulatedTable(TABLES / f"{profile}.yaml", speed=speed, loop=loop)
+               loop: asyncio.AbstractEventLoop | None = None, protocol: str | None = None) -> SimulatedTable:
+    """A simulated table, its firmware replaced by a broken variant if one is named;
+    `protocol` "1.0" makes it a table of before protocol 1.1."""
+    shipped = load_profile(TABLES / f"{profile}.yaml")
+    table = SimulatedTable(dataclasses.replace(shipped, protocol=protocol or shipped.protocol), speed=speed, loop=loop)
     if variant is not None:
         firmware = BROKEN[variant][0]
         table.firmware = firmware(table.model, table.faults, table.trace, table.loop, speed)

@@ -55,6 +55,8 @@ def test_the_simulator_passes_on_a_pty(procs):
     assert lines[-1].startswith("conformance PASS: ")
     assert all(line.split()[0] in ("pass", "n/a") and "§" in line for line in lines[:-1])
     assert verdicts(result.stdout)["reset.state"] == "n/a"  # nothing can reset the MCU of `mjtable sim`
+    assert {name: v for name, v in verdicts(result.stdout).items() if name.startswith("v11.")} == {
+        c.name: "pass" for c in CHECKS if c.name.startswith("v11.")}  # a 1.1 table with a stick reader
 
 
 def test_the_simulator_passes_on_tcp_and_each_check_is_printed_as_it_runs(procs):

@@ -15,14 +15,17 @@ from sim.serve import connect_in_process
 
 PROFILES = shipped_names("tables")  # every shipped table profile
 PROTOCOL_MD = Path(__file__).parents[2] / "firmware_protocol" / "PROTOCOL.md"
+V11 = [c.name for c in CHECKS if c.name.startswith("v11.")]  # the protocol 1.1 checks
 
 
-def run_kit(profile: str, variant: str | None = None, resettable: bool = True) -> tuple[Report, list[str]]:
+def run_kit(profile: str, variant: str | None = None, resettable: bool = True, protocol: str | None = None,
+            ended: dict | None = None) -> tuple[Report, list[str]]:
+    """Run the kit; `ended` gets whether the table ended moving and in maintenance mode."""
     lines: list[str] = []
 
     async def scenario() -> Report:
         loop = asyncio.get_running_loop()
-        table = make_table(profile, variant, loop=loop)
+        table = make_table(profile, variant, loop=loop, protocol=protocol)
 
         async def reset() -> None:
             table.reset_mcu()
@@ -30,6 +33,8 @@ def run_kit(profile: str, variant: str | None = None, resettable: bool = True) -
             return await run_checks(connect_in_process(loop, table), lines.append,
                                     reset=reset if resettable else None)
         finally:
+            if ended is not None:
+                ended.update(moving=dict(table.model.motion), maintenance=table.firmware.maintenance.active)
             table.close()
     return run_virtual(scenario()), lines
 
@@ -51,6 +56,31 @@ def test_checks_for_devices_the_table_lacks_are_not_applicable():
     assert verdicts["unsupported"] == ("pass", "separate_dead_wall, flip_dora")
 
 
+def test_a_stick_reader_and_the_sensor_test_mode_are_checked_and_left_as_found():
+    ended: dict = {}
+    report, _ = run_kit("four-port-sticks", ended=ended)
+    assert ended == {"moving": {}, "maintenance": False}
+    verdicts = {r.check.name: r.verdict for r in report.results}
+    assert {name: v for name, v in verdicts.items() if name.startswith("v11.")} == dict.fromkeys(V11, "pass")
+    assert not next(r for r in report.results if r.check.name == "v11.identity").note.endswith("none")
+
+
+def test_a_table_without_a_stick_reader_gets_n_a_for_read_sticks_only():
+    report, _ = run_kit("four-port")
+    verdicts = {r.check.name: (r.verdict, r.note) for r in report.results}
+    assert verdicts["v11.read_sticks"] == ("n/a", "the table does not announce stick_reader")
+    assert all(verdicts[name][0] == "pass" for name in V11 if name != "v11.read_sticks")
+
+
+def test_a_protocol_1_0_table_gets_n_a_for_every_1_1_check_and_still_passes():
+    report, lines = run_kit("four-port-sticks", protocol="1.0")
+    assert report.failed == [] and lines[-1].startswith("conformance PASS"), "\n".join(lines)
+    verdicts = {r.check.name: (r.verdict, r.note) for r in report.results}
+    assert verdicts["v11.identity"][0] == "n/a" and "VERSION_MISMATCH" in verdicts["v11.identity"][1]
+    assert all(verdicts[name] == ("n/a", "the table speaks protocol 1.0") for name in V11 if name != "v11.identity")
+    assert verdicts["reset.state"][0] == "pass"
+
+
 def test_without_a_way_to_reset_the_mcu_the_reset_checks_are_not_applicable():
     report, _ = run_kit("four-port", resettable=False)
     assert report.failed == []
@@ -65,6 +95,13 @@ def test_a_table_breaking_a_rule_fails_exactly_that_check(variant):
     assert lines[-1].startswith("conformance FAIL: ")
     failed = next(line for line in lines if line.startswith("FAIL"))
     assert BROKEN[variant][1] in failed and "§" in failed
+
+
+def test_a_table_moving_in_maintenance_mode_is_still_left_in_game_mode():
+    ended: dict = {}
+    report, _ = run_kit("four-port", "moves-in-maintenance", ended=ended)
+    assert "v11.enter_maintenance" in report.failed
+    assert ended == {"moving": {}, "maintenance": False}
 
 
 def test_an_interrupted_run_stops_the_table_at_once():
