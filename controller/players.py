@@ -97,6 +97,11 @@ def seat_players(players: Sequence[Player], seats: Sequence[int], seating: str,
     return dict(zip(seats, order))
 
 
+def as_list(seated: dict[int, Player]) -> list[dict]:
+    """Seat -> player as the API and the journal show it: ``[{"seat": 0, "name": "Ann", ...}, ...]``."""
+    return [{"seat": seat, **p.to_dict()} for seat, p in sorted(seated.items())]
+
+
 def seat_wind(seats: Sequence[int], dealer: int, seat: int) -> str:
     """The seat's wind: East at the dealer, then counter-clockwise over the seats in play."""
     return WIND_NAMES[(seats.index(seat) - seats.index(dealer)) % len(seats)]
