@@ -115,12 +115,16 @@ def test_the_same_seed_draws_the_same_seats(table, drawn):
     assert again["seat_players"] == playing["seat_players"]
 
 
-def test_players_as_given_keep_their_order(table, drawn):
+def test_players_as_given_keep_their_order_through_a_restart(table, drawn):
     session, _ = table
     started = json.loads(session.ok("start", "--players", "Di", "Cy", "Bo", "Ann", "--json"))
+    session.stop_controller(signal.SIGKILL)
+    session.start_controller()  # the game resumed from the state database
+    resumed = session.status()
     session.ok("abandon")
     assert [p["name"] for p in started["seat_players"]] == ["Di", "Cy", "Bo", "Ann"]
     assert started["seating"] == "as-given"
+    assert (resumed["seat_players"], resumed["seating"]) == (started["seat_players"], "as-given")
 
 
 @pytest.mark.parametrize("args, message", [
