@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from firmware_protocol.codes import Code
@@ -130,7 +130,7 @@ class Controller:
         raise Refusal("not_allowed", f"the controller is still connecting to the table (state {self.sm.state}); "
                                      "try again when it is ready")
 
-    async def new_game(self, dealer: int | str = 0, players: list[Player] = (), seating: str = "as-given") -> None:
+    async def new_game(self, dealer: int | str = 0, players: Sequence[Player] = (), seating: str = "as-given") -> None:
         """Begin a game, with its players (checked, in seat order) seated as given or drawn.
         Its table work (a drawn dealer's text, the players' seats, the wind marker) runs in
         `play`, so that whoever starts the game is answered without waiting on the table."""
@@ -157,8 +157,7 @@ class Controller:
         self.hand = None
         self.standings = None
         self.trigger("start_game")
-        self.publish("game_started", dealer=dealer, seating=seating,
-                     players=as_list(seated))
+        self.publish("game_started", dealer=dealer, seating=seating, players=as_list(seated))
 
     async def play(self) -> R.Standings:
         """Run hands until the game is over; return the final standings."""

@@ -59,11 +59,11 @@ def check_players(given: Sequence, seats: Sequence[int]) -> list[Player]:
     if len(given) != len(seats):
         raise Refusal("bad_request", f"this rule set seats {len(seats)} players; {len(given)} given")
     players = [_player(p) for p in given]
-    seen: dict[str, str] = {}
+    seen: set[str] = set()
     for p in players:
-        if p.name.casefold() in seen:
+        if p.name.casefold() in seen:  # "ann" and "Ann" are one person to a reader of the journal
             raise Refusal("bad_request", f"{p.name!r} is given twice; each player sits once")
-        seen[p.name.casefold()] = p.name
+        seen.add(p.name.casefold())
     return players
 
 
