@@ -23,6 +23,7 @@ from typing import Any, Callable, Protocol
 from firmware_protocol.catalog import TEST_SUBSYSTEMS
 
 from controller.errors import MjtableError, Refusal
+from controller.players import SEATINGS
 
 log = logging.getLogger("mjtable.api")
 
@@ -77,6 +78,10 @@ OPS: dict[str, dict[str, Arg]] = {
     "start": {
         "ruleset": Arg(lambda v: isinstance(v, str) and v != "", "a rule set name", required=False),
         "dealer": Arg(lambda v: v == "draw" or _SEAT.check(v), 'a seat number 0-3 or "draw"', required=False),
+        "players": Arg(lambda v: isinstance(v, list) and all(isinstance(p, dict) for p in v),
+                       'a list of player objects ({"name": ..., "ema_id": ..., "club_id": ...}), in seat order',
+                       required=False),
+        "seating": Arg(lambda v: v in SEATINGS, " or ".join(f'"{s}"' for s in SEATINGS), required=False),
     },
     "result": {
         "hand": Arg(lambda v: _is_int(v) and v >= 0, "the seq of the hand in play (an integer, from status)"),

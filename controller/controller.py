@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from firmware_protocol.codes import Code
@@ -30,6 +30,7 @@ from controller.faults import Refused, StoreFailed, TableWork, remedy
 from controller.game_record import GameRecord
 from controller.hand import Hand
 from controller.machine import TableMachine
+from controller.players import Player, as_list, seat_players
 from controller.recovery import Recovery
 from controller.results import Results
 from controller.settings import Settings
@@ -70,6 +71,8 @@ class Controller:
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
         self.opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
+        self.players: dict[int, Player] = {}  # seat -> player; {} while anonymous
+        self.seating = "as-given"  # or "draw": the table drew the seats
         self.background = Background()
         self.recovery = Recovery(self)
         self.work = TableWork(self)
@@ -127,28 +130,34 @@ class Controller:
         raise Refusal("not_allowed", f"the controller is still connecting to the table (state {self.sm.state}); "
                                      "try again when it is ready")
 
-    async def new_game(self, dealer: int | str = 0) -> None:
-        """Begin a game. Its table work (a drawn dealer's text, the wind marker) runs in
+    async def new_game(self, dealer: int | str = 0, players: Sequence[Player] = (), seating: str = "as-given") -> None:
+        """Begin a game, with its players (checked, in seat order) seated as given or drawn.
+        Its table work (a drawn dealer's text, the players' seats, the wind marker) runs in
         `play`, so that whoever starts the game is answered without waiting on the table."""
         self.check_start()
         self.opening_text = None
         if dealer == "draw":
             dealer = self._rng.choice(self.rules.seats)
             self.opening_text = f"East: seat {dealer}"
+        seated = seat_players(players, self.rules.seats, seating, self._rng)
         state = R.new_game(self.rules, dealer=dealer)
         if self.db is not None:  # first: a game the store refused is not started at all
             try:
-                self.game_id = await self.db.call("new_game", self.ruleset_name, dataclasses.asdict(self.rules),
-                                                  state.to_dict())
+                self.game_id = await self.db.call(
+                    "new_game", self.ruleset_name, dataclasses.asdict(self.rules), state.to_dict(),
+                    players={seat: p.to_dict() for seat, p in seated.items()}, seating=seating)
             except StoreError as exc:
                 raise Refusal("store_failed", f"{exc}; no game was started") from None
+        if seating == "draw":
+            log.info("seats drawn: %s", ", ".join(f"seat {s} {p.name}" for s, p in seated.items()))
+        self.players, self.seating = seated, seating
         self.state = state
         self.settled = 0
         self.results_so_far, self.results.stored = [], None
         self.hand = None
         self.standings = None
         self.trigger("start_game")
-        self.publish("game_started", dealer=dealer)
+        self.publish("game_started", dealer=dealer, seating=seating, players=as_list(seated))
 
     async def play(self) -> R.Standings:
         """Run hands until the game is over; return the final standings."""

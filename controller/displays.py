@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from firmware_protocol.catalog import DISPLAY_MODES
 
 from controller import rules as R
+from controller import players as P
 from controller.centre_text import break_text, dora_text, round_text, scores_text
 
 if TYPE_CHECKING:
@@ -49,6 +50,19 @@ class Displays:
         if not (caps.has_wind_marker and caps.seat_displays):
             return round_text(self.displayed())
         return None
+
+    async def show_opening(self) -> None:
+        """As a game opens: a drawn dealer on the centre, each player's name and starting
+        wind on the seat's display (all of them on the centre's, on a table without)."""
+        c = self.c
+        if c.opening_text:
+            await c.table.show_text(c.opening_text)
+        seats, dealer = c.rules.seats, c.state.starting_dealer
+        if c.players and c.table.capabilities.seat_displays:
+            for seat, player in c.players.items():
+                await c.table.show_text(P.seat_text(player, P.seat_wind(seats, dealer, seat)), seats=1 << seat)
+        elif c.players:
+            await c.table.show_text(P.centre_text(c.players, seats, dealer))
 
     def separates(self, setup: R.HandSetup) -> bool:
         """Whether the table's separator sets the dead wall apart (else the players do)."""

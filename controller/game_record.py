@@ -18,6 +18,7 @@ from controller import rules as R
 from controller.errors import Refusal
 from controller.faults import StoreFailed
 from controller.hand import Hand
+from controller.players import Player
 from controller.replay import disagreement
 from controller.store import StoreError
 
@@ -50,7 +51,8 @@ class GameRecord:
                 raise StoreError(f"the state database {c.store.path} is damaged: game {game.id} {problem}. "
                                  f"Refusing to resume it: keep the file for inspection, restore a backup or "
                                  f"move it aside to start a new one")
-        return game, hands
+        players = await c.db.call("players", game.id)
+        return game, hands, {seat: Player.from_dict(p) for seat, p in players.items()}
 
     def _continue_rules(self, game) -> None:
         """An interrupted game goes on with the rule set it was started with, whatever the
@@ -70,7 +72,8 @@ class GameRecord:
 
     def restore(self, stored) -> None:
         c = self.c
-        game, hands = stored
+        game, hands, c.players = stored
+        c.seating = game.seating
         c.game_id = game.id
         c.state = R.GameState.from_dict(game.state)
         c.settled = len(hands)

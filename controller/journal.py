@@ -3,7 +3,9 @@
 The controller stores each hand's record (exactly :data:`HAND_KEYS`) with
 ``Store.commit_hand``; this module reads the records back, in that key order, and
 writes them as JSON lines or CSV. A finished game ends with one ``{"final": true, ...}``
-object.
+object. A game with named players begins with one ``{"seating": "draw"|"as-given",
+"players": [...]}`` object (each seat's player, or null for an empty side), and each
+record after it carries ``players``, the name at each seat.
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import csv
 import json
 from typing import IO, Iterable
 
+from controller.players import Player
 from controller.store import Store, StoreError
 
 HAND_KEYS = (
@@ -28,7 +31,13 @@ def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
     records = [{k: r.get(k) for k in HAND_KEYS} for r in store.hands(game.id)]
     if game.status == "finished" and game.final is not None:
         records.append({"final": True, **{k: game.final.get(k) for k in FINAL_KEYS}})
-    return records
+    players = store.players(game.id)
+    if not players:
+        return records
+    seats = range(max([max(players) + 1] + [len(r["scores"] or ()) for r in records]))
+    names = [players[s]["name"] if s in players else None for s in seats]
+    return [{"seating": game.seating, "players": [players.get(s) for s in seats]},
+            *({**r, "players": names} for r in records)]
 
 
 def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
@@ -39,13 +48,16 @@ def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
 # CSV: one row per hand, then a row with hand "final". Per-seat lists get one column per
 # seat (payments_0 ...) so a spreadsheet can sum them; dice and positions are
 # space-separated ("3 5", "2:5 2:4" = seat:stack); the result is its JSON text.
-_PER_SEAT = ("payments", "scores", "final_scores", "ranks")
+# A game with players adds players_0 ... (the name; on the first row, hand "seating", each
+# player as `mjtable start --players` takes it: "Ann:EMA=04010001") and a seating column.
+_PER_SEAT = ("payments", "scores", "final_scores", "ranks", "players")
 
 
 def _columns(records: list[dict]) -> list[str]:
-    seats = max((len(r.get("scores") or []) for r in records), default=4)
-    columns = [k for k in HAND_KEYS if k not in _PER_SEAT]
-    columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats)]
+    seats = max((len(r.get("scores") or r.get("players") or []) for r in records), default=4)
+    named = any("players" in r for r in records)
+    columns = [k for k in HAND_KEYS if k not in _PER_SEAT] + (["seating"] if named else [])
+    columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats) if named or k != "players"]
     return columns
 
 
@@ -58,6 +70,8 @@ def _cell(key: str, value) -> str:
         return " ".join(f"{seat}:{stack}" for seat, stack in value)
     if isinstance(value, list):
         return " ".join(str(v) for v in value)
+    if isinstance(value, dict):  # a player of the seating record
+        return Player.from_dict(value).cli_form()
     return str(value)
 
 
@@ -65,6 +79,8 @@ def _row(record: dict) -> dict:
     row = {k: _cell(k, v) for k, v in record.items() if k not in _PER_SEAT and k != "final"}
     if record.get("final"):
         row["hand"] = "final"
+    if "seating" in record:
+        row["hand"] = "seating"
     for key in _PER_SEAT:
         row.update({f"{key}_{s}": _cell(key, v) for s, v in enumerate(record.get(key) or [])})
     return row

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from controller import players as P
 from controller import rules as R
 from firmware_protocol.codes import Code
 
@@ -88,18 +89,25 @@ class Service:
     async def _op_status(self) -> dict:
         return {**self.controller.snapshot(), "sticks": self.controller.sticks.status()}
 
-    async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None) -> dict:
+    async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None,
+                        players: list | None = None, seating: str = "as-given") -> dict:
         c = self.controller
         c.check_start()
         self.maintenance.refuse_game()
         if ruleset is None:
-            c.use_rules(*c.default_rules)  # the config's, even after a game that named another
-        elif ruleset != c.ruleset_name:
-            c.use_rules(*self._named_ruleset(ruleset))
+            rules = c.default_rules  # the config's, even after a game that named another
+        else:
+            rules = (c.rules, c.ruleset_name) if ruleset == c.ruleset_name else self._named_ruleset(ruleset)
+        # checked before the rule set changes: a refused start changes nothing
+        seated = P.check_players(players, rules[0].seats) if players is not None else []
+        if seating == "draw" and not seated:
+            raise Refusal("bad_request", "seating draw needs the players: name them with players")
+        if ruleset is None or ruleset != c.ruleset_name:
+            c.use_rules(*rules)
         chosen = self.starting_dealer if dealer is None else dealer
         if chosen != "draw" and chosen not in c.rules.seats:
             raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
-        await c.new_game(chosen)
+        await c.new_game(chosen, seated, seating)
         self._run_game()
         return c.snapshot()
 

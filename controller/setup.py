@@ -64,8 +64,7 @@ class Setup:
             if c.fault is not None:  # stopped on a fault of its own: the operator sees to it
                 raise TableFault(c.fault)
         await c.work.run(reconcile)
-        if c.opening_text:
-            await c.work.run(lambda: c.table.show_text(c.opening_text))
+        await c.work.run(c.displays.show_opening)
         await c.displays.show_wind_marker()
 
     async def waiting(self, what: str, work) -> None:

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller import rules as R
 from controller.faults import remedy
+from controller.players import as_list
 
 if TYPE_CHECKING:
     from controller.controller import Controller
@@ -25,6 +26,8 @@ def snapshot(c: "Controller") -> dict[str, Any]:
                    riichi_sticks=s.riichi_sticks, round_wind=s.round_wind, hand=R.hand_label(s),
                    hands_played=s.hands_played, finished=s.finished,
                    wind_marker={"wind": s.round_wind, "seat": s.starting_dealer})
+        if c.players:
+            out.update(seat_players=as_list(c.players), seating=c.seating)
     if c.hand is not None:
         out["hand_in_play"] = {"seq": c.hand.seq, "label": c.hand.label, "riichi": c.hand.riichi,
                                "dice": [v for t in c.hand.throws for v in t], "kans": c.hand.kans}

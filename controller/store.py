@@ -7,9 +7,13 @@ and resumes exactly where it was.
 
 The store knows no game logic. It keeps, per game, the rules snapshot, the current
 ``GameState`` (as a dict), the machine state the hand in progress carries on from after a
-restart (``step``, controller/machine.py `RESUME_POINTS`) with that hand, and one record
-per committed hand keyed by the hand's sequence number, which is what makes a result
-submitted twice count once.
+restart (``step``, controller/machine.py `RESUME_POINTS`) with that hand, its players
+(seat -> player, and whether the seats were drawn), and one record per committed hand,
+with its time of commit, keyed by the hand's sequence number, which is what makes a
+result submitted twice count once.
+
+Schema versions: 1 had games and hands; 2 adds the players and a game's seating. An
+older database is upgraded in place when it is opened, in one transaction.
 """
 from __future__ import annotations
 
@@ -25,7 +29,7 @@ from typing import Any
 from controller.errors import MjtableError
 from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between progress calls of the full check
 MAX_PROBLEMS = 100
 
@@ -53,6 +57,20 @@ CREATE TABLE hands (
 );
 """
 
+# Version 1 -> 2: who sat where. A game of version 1 was anonymous (no players, as given).
+_TO_2 = """
+ALTER TABLE games ADD COLUMN seating TEXT NOT NULL DEFAULT 'as-given';
+CREATE TABLE players (
+    game_id  INTEGER NOT NULL REFERENCES games(id),
+    seat     INTEGER NOT NULL,
+    name     TEXT NOT NULL,
+    ema_id   TEXT,
+    club_id  TEXT,
+    PRIMARY KEY (game_id, seat)
+);
+"""
+_UPGRADES = {1: _TO_2}  # version -> the script that makes it the next
+
 
 class StoreError(MjtableError):
     """The database cannot be used; the message names the file and what to do."""
@@ -70,6 +88,7 @@ class Game:
     started_at: str
     ended_at: str | None
     final: dict | None
+    seating: str = "as-given"
 
 
 def _now() -> str:
@@ -185,13 +204,24 @@ class Store:
             )
         if version == SCHEMA_VERSION:
             return
-        tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if tables:
-            raise StoreError(
-                f"{self.path} is an SQLite database but not an mjtable state database; "
-                f"refusing to change it. Point the table config at another file"
-            )
-        self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        if version == 0:
+            tables = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreError(
+                    f"{self.path} is an SQLite database but not an mjtable state database; "
+                    f"refusing to change it. Point the table config at another file"
+                )
+            script, version = _SCHEMA, 1
+        else:
+            script = ""
+        script += "".join(_UPGRADES[v] for v in range(version, SCHEMA_VERSION))
+        # One transaction: a failed upgrade leaves the database as it was.
+        try:
+            self._db.executescript(f"BEGIN IMMEDIATE; {script} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+        except sqlite3.Error:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
 
     def _require_wal(self) -> None:
         # Reads the header first: a file that is not a database fails here.
@@ -264,14 +294,14 @@ class Store:
 
     # -- games ---------------------------------------------------------------------
 
-    _GAME_COLUMNS = "id, ruleset, rules, state, step, hand, status, started_at, ended_at, final"
+    _GAME_COLUMNS = "id, ruleset, rules, state, step, hand, status, started_at, ended_at, final, seating"
 
     def _game(self, row: tuple) -> Game:
-        gid, ruleset, rules, state, step, hand, status, started, ended, final = row
+        gid, ruleset, rules, state, step, hand, status, started, ended, final, seating = row
         return Game(
             id=gid, ruleset=ruleset, rules=self._load(rules), state=self._load(state), step=step,
             hand=self._load(hand), status=status, started_at=started, ended_at=ended,
-            final=self._load(final) if final is not None else None,
+            final=self._load(final) if final is not None else None, seating=seating,
         )
 
     def _load(self, text: str) -> Any:
@@ -299,17 +329,24 @@ class Store:
         """Every game, oldest first."""
         return [self._game(r) for r in self._query(f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id")]
 
-    def new_game(self, ruleset: str, rules: dict, state: dict, *, step: str = "", hand: dict | None = None) -> int:
-        """Start a game; refused while another game is active (abandon or finish it first)."""
+    def new_game(self, ruleset: str, rules: dict, state: dict, *, step: str = "", hand: dict | None = None,
+                 players: dict[int, dict] | None = None, seating: str = "as-given") -> int:
+        """Start a game, with its players (seat -> ``{"name", "ema_id", "club_id"}``, none:
+        anonymous); refused while another game is active (abandon or finish it first)."""
         with self._transaction() as db:
             active = db.execute("SELECT id FROM games WHERE status = 'active'").fetchone()
             if active:
                 raise StoreError(f"game {active[0]} is still active; finish or abandon it before starting another")
             cur = db.execute(
-                "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at) VALUES (?, ?, ?, ?, ?, 'active', ?)",
-                (ruleset, _dump(rules), _dump(state), step, _dump(hand or {}), _now()),
+                "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at, seating) "
+                "VALUES (?, ?, ?, ?, ?, 'active', ?, ?)",
+                (ruleset, _dump(rules), _dump(state), step, _dump(hand or {}), _now(), seating),
             )
             game_id = int(cur.lastrowid)
+            db.executemany(
+                "INSERT INTO players (game_id, seat, name, ema_id, club_id) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, seat, p["name"], p.get("ema_id"), p.get("club_id")) for seat, p in (players or {}).items()],
+            )
         self._acknowledged(game_id)
         return game_id
 
@@ -371,6 +408,16 @@ class Store:
         """The committed hand records of a game, in hand order."""
         rows = self._query("SELECT record FROM hands WHERE game_id = ? ORDER BY seq", (game_id,))
         return [self._load(r[0]) for r in rows]
+
+    # -- players -------------------------------------------------------------------
+
+    def players(self, game_id: int) -> dict[int, dict]:
+        """Seat -> player (``name``, and ``ema_id`` / ``club_id`` when known); {} for an
+        anonymous game."""
+        rows = self._query("SELECT seat, name, ema_id, club_id FROM players WHERE game_id = ? ORDER BY seat",
+                           (game_id,))
+        return {seat: {k: v for k, v in (("name", name), ("ema_id", ema), ("club_id", club)) if v is not None}
+                for seat, name, ema, club in rows}
 
 
 class _Transaction:

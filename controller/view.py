@@ -199,15 +199,21 @@ def _seat_display(snap: Snapshot, seat: int, narrow: bool) -> list[Text]:
         return [Text(f"seat {seat}", style="dim"), Text("empty side", style="dim")]
     wind = _seat_wind(snap, seat)
     head = Text(f"seat {seat}" + (f" {WINDS[wind]}" if wind is not None else ""), style="bold")
+    name = [Text(_player_name(snap, seat), style="bold magenta")] if _player_name(snap, seat) else []
     if _score(snap, seat) is None:
-        return [head]
+        return [head, *name]
     score = Text(str(_score(snap, seat)), style="bold cyan")
     rank_mode = snap.get("display_mode") == "rank"
     if narrow:
         shown = [_rank(snap, seat)] if rank_mode else [f"to {o}: {d}" for o, d in _differences(snap, seat)]
-        return [head, score, *map(Text, shown), *_lamps(snap, seat)]
+        return [head, *name, score, *map(Text, shown), *_lamps(snap, seat)]
     shown = _rank(snap, seat) if rank_mode else "diff " + "  ".join(f"{o}:{d}" for o, d in _differences(snap, seat))
-    return [Text.assemble(head, "  ", score), Text(shown), Text(" ").join(_lamps(snap, seat))]
+    return [Text("  ").join([head, *name, score]), Text(shown), Text(" ").join(_lamps(snap, seat))]
+
+
+def _player_name(snap: Snapshot, seat: int) -> str | None:
+    """The name of the seat's player, when the game has named players."""
+    return next((p["name"] for p in snap.get("seat_players") or () if p["seat"] == seat), None)
 
 
 def _side_display(snap: Snapshot, seat: int, justify: str) -> Text:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from controller.client import Client, ClientError, RequestError
 from controller.commands.status_text import describe_status
+from controller.players import SEATINGS, parse_player
 
 
 # one line per command (this module serves several; see controller/cli.py)
@@ -74,6 +75,13 @@ def _responsible(text: str) -> int | None:
 
 def _dealer(text: str) -> int | str:
     return text if text == "draw" else _seat(text)
+
+
+def _player(text: str) -> dict:
+    try:
+        return parse_player(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 class _NewWinner(argparse.Action):
@@ -148,6 +156,11 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
         parser.add_argument("--ruleset", metavar="NAME", help="a rule-set preset or a rule set of the table "
                             "config's rule-set folder, by name (default: the table config's)")
         parser.add_argument("--dealer", type=_dealer, metavar="SEAT|draw", help="starting dealer seat, or draw for it")
+        parser.add_argument("--players", type=_player, nargs="+", metavar="NAME[:EMA=ID][,CLUB=ID]",
+                            help="the players in seat order (seat 0 first), e.g. \"Ann:EMA=04010001\" Bo Cy Di "
+                                 "(default: anonymous seats)")
+        parser.add_argument("--seating", choices=SEATINGS, help="as-given (default): the players sit in the "
+                            "order given; draw: the table draws their seats")
     elif name == "riichi":
         parser.add_argument("seat", type=_seat, help="the seat declaring riichi")
     elif name == "status":
@@ -187,7 +200,7 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
         hand = args.hand if args.hand is not None else _hand_in_play(client)
         return client.request("result", hand=hand, result=result)
     if op == "start":
-        fields = {"ruleset": args.ruleset, "dealer": args.dealer}
+        fields = {"ruleset": args.ruleset, "dealer": args.dealer, "players": args.players, "seating": args.seating}
         return client.request("start", **{k: v for k, v in fields.items() if v is not None})
     if op == "riichi":
         return client.request("riichi", seat=args.seat)

@@ -18,6 +18,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--config", "-c", type=Path, help=CONFIG_HELP)
     parser.add_argument("--log-format", choices=("text", "json"), default="text", help="stderr log format")
     parser.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.add_argument("--seed", type=int, metavar="N", help="seed of the table's draws (a drawn dealer, drawn "
+                        "seats): the same seed draws the same (default: random)")
 
 
 class _JsonFormatter(logging.Formatter):
@@ -53,13 +55,13 @@ def run(args) -> int:
         print("\n".join(problems), file=sys.stderr)
         return 2
     try:
-        return asyncio.run(serve(config))
+        return asyncio.run(serve(config, args.seed))
     except StoreError as exc:
         print(f"mjtable run: {exc}", file=sys.stderr)
         return 2
 
 
-async def serve(config) -> int:
+async def serve(config, seed: int | None = None) -> int:
     from controller.api import ApiServer, ServerStartError
     from controller.errors import Refusal
     from controller.controller import Controller
@@ -89,7 +91,8 @@ async def serve(config) -> int:
     settings = Settings(display_mode=config.display_mode, backoff_max=config.reconnect_backoff_max,
                         operation_margin=config.operation_margin,
                         durations=durations_from(load_profile(config.profile).timings))
-    controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref)
+    controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref,
+                            seed=seed)
     service = Service(controller, starting_dealer=config.starting_dealer, rulesets=config.rulesets)
     server = ApiServer(config.socket, service)
     try:

@@ -35,6 +35,7 @@ def _state_line(status: dict) -> str:
 def _game_lines(status: dict) -> list[str]:
     seats = status.get("seats") or list(range(status.get("players", 4)))
     dealer = status.get("dealer")
+    names = {p["seat"]: p["name"] for p in status.get("seat_players") or ()}
     lines = [f"round: {_wind(status.get('round_wind'))} · hand {status.get('hand', '-')} · "
              f"honba {status.get('honba', 0)} · riichi sticks {status.get('riichi_sticks', 0)} · "
              f"hands played {status.get('hands_played', 0)}" + (" · finished" if status.get("finished") else "")]
@@ -42,7 +43,10 @@ def _game_lines(status: dict) -> list[str]:
         # seat winds run counter-clockwise from the dealer over the seats in play
         wind = _wind((seats.index(seat) - seats.index(dealer)) % len(seats)) if dealer in seats else "-"
         score = status["scores"][seat] if seat < len(status["scores"]) else "-"
-        lines.append(f"  seat {seat}  {wind:<5}  {score:>7}" + ("  dealer" if seat == dealer else ""))
+        lines.append(f"  seat {seat}  {wind:<5}  {score:>7}" + ("  dealer" if seat == dealer else "")
+                     + (f"  {names[seat]}" if seat in names else ""))
+    if status.get("seating") == "draw":
+        lines.append("  seats drawn by the table")
     return lines
 
 

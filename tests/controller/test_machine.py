@@ -279,8 +279,8 @@ async def _game(kill_in: str | None, db) -> tuple[list[dict], str | None]:
     first = host()
     submit = first.db.submit
 
-    def submit_then_die(method, *args):
-        written = submit(method, *args)
+    def submit_then_die(method, *args, **kwargs):
+        written = submit(method, *args, **kwargs)
         if method == "save_step" and args[1] == kill_in and args[2]["seq"] == 2:
             raise asyncio.CancelledError  # the host dies right after the write: nothing more runs
         return written
