@@ -12,8 +12,10 @@ restart (``step``, controller/machine.py `RESUME_POINTS`) with that hand, its pl
 with its time of commit, keyed by the hand's sequence number, which is what makes a
 result submitted twice count once.
 
-Schema versions: 1 had games and hands; 2 adds the players and a game's seating. An
-older database is upgraded in place when it is opened, in one transaction.
+Schema versions: 1 had games and hands; 2 adds the players and a game's seating; 3 adds
+club sessions (games grouped over an evening), a tournament's roster and schedule (who
+sits where at which table in which round; a game keeps its round) and the faults log.
+An older database is upgraded in place when it is opened, in one transaction.
 """
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ from typing import Any
 from controller.errors import MjtableError
 from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between progress calls of the full check
 MAX_PROBLEMS = 100
 
@@ -69,7 +71,42 @@ CREATE TABLE players (
     PRIMARY KEY (game_id, seat)
 );
 """
-_UPGRADES = {1: _TO_2}  # version -> the script that makes it the next
+# Version 2 -> 3: sessions, the tournament's roster and schedule, the faults log.
+_TO_3 = """
+CREATE TABLE sessions (
+    id           INTEGER PRIMARY KEY,
+    name         TEXT NOT NULL DEFAULT '',
+    show_totals  INTEGER NOT NULL DEFAULT 0,
+    started_at   TEXT NOT NULL,
+    ended_at     TEXT
+);
+-- At most one session is open on a table.
+CREATE UNIQUE INDEX one_open_session ON sessions((ended_at IS NULL)) WHERE ended_at IS NULL;
+ALTER TABLE games ADD COLUMN session_id INTEGER REFERENCES sessions(id);
+ALTER TABLE games ADD COLUMN round INTEGER;
+CREATE TABLE roster (
+    number   INTEGER PRIMARY KEY,
+    name     TEXT NOT NULL,
+    ema_id   TEXT,
+    club_id  TEXT
+);
+CREATE TABLE schedule (
+    round     INTEGER NOT NULL,
+    table_no  INTEGER NOT NULL,
+    seat      INTEGER NOT NULL,
+    number    INTEGER NOT NULL REFERENCES roster(number),
+    PRIMARY KEY (round, table_no, seat)
+);
+CREATE TABLE faults (
+    id         INTEGER PRIMARY KEY,
+    at         TEXT NOT NULL,
+    code       INTEGER NOT NULL,
+    subsystem  TEXT NOT NULL DEFAULT '',
+    detail     TEXT NOT NULL DEFAULT '',
+    game_id    INTEGER REFERENCES games(id)
+);
+"""
+_UPGRADES = {1: _TO_2, 2: _TO_3}  # version -> the script that makes it the next
 
 
 class StoreError(MjtableError):
@@ -89,6 +126,18 @@ class Game:
     ended_at: str | None
     final: dict | None
     seating: str = "as-given"
+    session_id: int | None = None
+    round: int | None = None
+
+
+@dataclass(frozen=True)
+class Session:
+    """Consecutive games at the table (a club night); open until ``ended_at``."""
+    id: int
+    name: str
+    show_totals: bool
+    started_at: str
+    ended_at: str | None
 
 
 def _now() -> str:
@@ -294,14 +343,16 @@ class Store:
 
     # -- games ---------------------------------------------------------------------
 
-    _GAME_COLUMNS = "id, ruleset, rules, state, step, hand, status, started_at, ended_at, final, seating"
+    _GAME_COLUMNS = ("id, ruleset, rules, state, step, hand, status, started_at, ended_at, final, seating, "
+                     "session_id, round")
 
     def _game(self, row: tuple) -> Game:
-        gid, ruleset, rules, state, step, hand, status, started, ended, final, seating = row
+        gid, ruleset, rules, state, step, hand, status, started, ended, final, seating, session_id, round_ = row
         return Game(
             id=gid, ruleset=ruleset, rules=self._load(rules), state=self._load(state), step=step,
             hand=self._load(hand), status=status, started_at=started, ended_at=ended,
             final=self._load(final) if final is not None else None, seating=seating,
+            session_id=session_id, round=round_,
         )
 
     def _load(self, text: str) -> Any:
@@ -325,22 +376,30 @@ class Store:
         rows = self._query(f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1")
         return self._game(rows[0]) if rows else None
 
-    def games(self) -> list[Game]:
-        """Every game, oldest first."""
-        return [self._game(r) for r in self._query(f"SELECT {self._GAME_COLUMNS} FROM games ORDER BY id")]
+    def games(self, *, session_id: int | None = None, round: int | None = None) -> list[Game]:
+        """Every game, oldest first; only a session's or a round's when given."""
+        where = [(column, value) for column, value in (("session_id", session_id), ("round", round))
+                 if value is not None]
+        sql = f"SELECT {self._GAME_COLUMNS} FROM games"
+        if where:
+            sql += " WHERE " + " AND ".join(f"{column} = ?" for column, _ in where)
+        return [self._game(r) for r in self._query(sql + " ORDER BY id", tuple(v for _, v in where))]
 
     def new_game(self, ruleset: str, rules: dict, state: dict, *, step: str = "", hand: dict | None = None,
-                 players: dict[int, dict] | None = None, seating: str = "as-given") -> int:
+                 players: dict[int, dict] | None = None, seating: str = "as-given", round: int | None = None) -> int:
         """Start a game, with its players (seat -> ``{"name", "ema_id", "club_id"}``, none:
-        anonymous); refused while another game is active (abandon or finish it first)."""
+        anonymous) and its tournament round, if any; it belongs to the open session, if
+        any. Refused while another game is active (abandon or finish it first)."""
         with self._transaction() as db:
             active = db.execute("SELECT id FROM games WHERE status = 'active'").fetchone()
             if active:
                 raise StoreError(f"game {active[0]} is still active; finish or abandon it before starting another")
+            session = db.execute("SELECT id FROM sessions WHERE ended_at IS NULL").fetchone()
             cur = db.execute(
-                "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at, seating) "
-                "VALUES (?, ?, ?, ?, ?, 'active', ?, ?)",
-                (ruleset, _dump(rules), _dump(state), step, _dump(hand or {}), _now(), seating),
+                "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at, seating, session_id, round) "
+                "VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)",
+                (ruleset, _dump(rules), _dump(state), step, _dump(hand or {}), _now(), seating,
+                 session[0] if session else None, round),
             )
             game_id = int(cur.lastrowid)
             db.executemany(
@@ -416,8 +475,102 @@ class Store:
         anonymous game."""
         rows = self._query("SELECT seat, name, ema_id, club_id FROM players WHERE game_id = ? ORDER BY seat",
                            (game_id,))
-        return {seat: {k: v for k, v in (("name", name), ("ema_id", ema), ("club_id", club)) if v is not None}
-                for seat, name, ema, club in rows}
+        return {seat: _player(name, ema, club) for seat, name, ema, club in rows}
+
+    # -- sessions ------------------------------------------------------------------
+
+    _SESSION_COLUMNS = "id, name, show_totals, started_at, ended_at"
+
+    @staticmethod
+    def _session(row: tuple) -> Session:
+        sid, name, show_totals, started, ended = row
+        return Session(id=sid, name=name, show_totals=bool(show_totals), started_at=started, ended_at=ended)
+
+    def start_session(self, name: str = "", *, show_totals: bool = False) -> Session:
+        """Open a session: the games started from now on belong to it. Refused while
+        another is open."""
+        with self._transaction() as db:
+            open_ = db.execute("SELECT id FROM sessions WHERE ended_at IS NULL").fetchone()
+            if open_:
+                raise StoreError(f"session {open_[0]} is still open; end it before starting another")
+            cur = db.execute("INSERT INTO sessions (name, show_totals, started_at) VALUES (?, ?, ?)",
+                             (name, int(show_totals), _now()))
+            session_id = int(cur.lastrowid)
+        return self.session(session_id)
+
+    def end_session(self) -> Session:
+        """Close the open session (a game in play stays in it); refused when none is open."""
+        with self._transaction() as db:
+            open_ = db.execute("SELECT id FROM sessions WHERE ended_at IS NULL").fetchone()
+            if open_ is None:
+                raise StoreError("no session is open")
+            db.execute("UPDATE sessions SET ended_at = ? WHERE id = ?", (_now(), open_[0]))
+        return self.session(open_[0])
+
+    def open_session(self) -> Session | None:
+        rows = self._query(f"SELECT {self._SESSION_COLUMNS} FROM sessions WHERE ended_at IS NULL")
+        return self._session(rows[0]) if rows else None
+
+    def session(self, session_id: int) -> Session:
+        rows = self._query(f"SELECT {self._SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        if not rows:
+            raise StoreError(f"no session {session_id} in {self.path}")
+        return self._session(rows[0])
+
+    def sessions(self) -> list[Session]:
+        """Every session, oldest first."""
+        return [self._session(r) for r in self._query(f"SELECT {self._SESSION_COLUMNS} FROM sessions ORDER BY id")]
+
+    # -- a tournament's roster and schedule ----------------------------------------
+
+    def import_schedule(self, roster: dict[int, dict], seats: list[tuple[int, int, int, int]]) -> None:
+        """Replace the roster (player number -> ``{"name", "ema_id", "club_id"}``) and the
+        schedule (``(round, table, seat, player number)`` rows) as a whole, in one
+        transaction: a refused import leaves the previous one."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM schedule")
+            db.execute("DELETE FROM roster")
+            db.executemany("INSERT INTO roster (number, name, ema_id, club_id) VALUES (?, ?, ?, ?)",
+                           [(n, p["name"], p.get("ema_id"), p.get("club_id")) for n, p in roster.items()])
+            db.executemany("INSERT INTO schedule (round, table_no, seat, number) VALUES (?, ?, ?, ?)", seats)
+
+    def roster(self) -> dict[int, dict]:
+        """Player number -> player, as imported."""
+        rows = self._query("SELECT number, name, ema_id, club_id FROM roster ORDER BY number")
+        return {number: _player(name, ema, club) for number, name, ema, club in rows}
+
+    def schedule(self, round: int, table: int) -> dict[int, dict]:
+        """Seat -> player (with its ``number``) at ``table`` in ``round``; {} when the
+        schedule has no such round or table."""
+        rows = self._query(
+            "SELECT s.seat, r.number, r.name, r.ema_id, r.club_id FROM schedule s JOIN roster r USING (number) "
+            "WHERE s.round = ? AND s.table_no = ? ORDER BY s.seat", (round, table))
+        return {seat: {"number": number, **_player(name, ema, club)} for seat, number, name, ema, club in rows}
+
+    def schedule_rounds(self) -> dict[int, list[int]]:
+        """Round -> the tables it seats."""
+        rounds: dict[int, list[int]] = {}
+        for round_, table in self._query("SELECT DISTINCT round, table_no FROM schedule ORDER BY round, table_no"):
+            rounds.setdefault(round_, []).append(table)
+        return rounds
+
+    # -- the faults log ------------------------------------------------------------
+
+    def record_fault(self, code: int, subsystem: str = "", detail: str = "", game_id: int | None = None) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT INTO faults (at, code, subsystem, detail, game_id) VALUES (?, ?, ?, ?, ?)",
+                       (_now(), code, subsystem, detail, game_id))
+
+    def fault_counts(self, since: str | None = None) -> dict[tuple[int, str], int]:
+        """(code, subsystem) -> how many faults were logged (since the ISO time ``since``)."""
+        rows = self._query("SELECT code, subsystem, count(*) FROM faults WHERE at >= ? GROUP BY code, subsystem",
+                           (since or "",))
+        return {(code, subsystem): n for code, subsystem, n in rows}
+
+
+def _player(name: str, ema_id: str | None, club_id: str | None) -> dict:
+    """A player as the store hands it out: the identifiers only when known."""
+    return {k: v for k, v in (("name", name), ("ema_id", ema_id), ("club_id", club_id)) if v is not None}
 
 
 class _Transaction:

@@ -118,3 +118,73 @@ def test_other_sqlite_database_is_not_touched(tmp_path):
         Store(path)
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT name FROM sqlite_master").fetchall() == [("accounts",)]
+
+
+# -- sessions, the tournament schedule, the faults log (schema version 3) -----------------
+
+ROSTER = {1: {"name": "Ann", "ema_id": "04010001"}, 2: {"name": "Bo"}, 3: {"name": "Cy", "club_id": "17"},
+          4: {"name": "Di"}, 5: {"name": "Ed"}}
+
+
+def _game(store, **kw):
+    return store.new_game("ema-2016", {}, {"scores": [30000] * 4}, **kw)
+
+
+def test_games_started_in_an_open_session_belong_to_it(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        before = _game(store)
+        store.abandon_game(before)
+        session = store.start_session("Tuesday club", show_totals=True)
+        assert store.open_session() == session and session.show_totals and session.ended_at is None
+        inside = _game(store)
+        store.abandon_game(inside)
+        ended = store.end_session()
+        assert ended.id == session.id and ended.ended_at is not None and store.open_session() is None
+        after = _game(store)
+        assert [g.session_id for g in store.games()] == [None, session.id, None]
+        assert [g.id for g in store.games(session_id=session.id)] == [inside]
+        assert after not in [g.id for g in store.games(session_id=session.id)]
+
+
+def test_one_session_is_open_at_a_time_and_ending_needs_one(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        with pytest.raises(StoreError, match="no session is open"):
+            store.end_session()
+        first = store.start_session()
+        with pytest.raises(StoreError, match=f"session {first.id} is still open"):
+            store.start_session("again")
+        assert store.sessions() == [first]
+        with pytest.raises(StoreError, match="no session 9"):
+            store.session(9)
+
+
+def test_a_schedule_seats_a_table_for_a_round_and_a_game_keeps_its_round(tmp_path):
+    seats = [(1, 1, 0, 1), (1, 1, 1, 2), (1, 1, 2, 3), (1, 1, 3, 4), (2, 1, 0, 5), (2, 1, 1, 4), (2, 1, 2, 3),
+             (2, 1, 3, 2), (2, 2, 0, 1)]
+    with Store(tmp_path / "s.db") as store:
+        store.import_schedule(ROSTER, seats)
+        assert store.roster() == ROSTER
+        assert store.schedule(1, 1) == {s: {"number": n, **ROSTER[n]} for _, _, s, n in seats[:4]}
+        assert store.schedule(2, 1)[0] == {"number": 5, "name": "Ed"}
+        assert store.schedule(3, 1) == {} and store.schedule(1, 7) == {}
+        assert store.schedule_rounds() == {1: [1], 2: [1, 2]}
+        gid = _game(store, round=2)
+        assert store.game(gid).round == 2 and [g.id for g in store.games(round=2)] == [gid]
+
+
+def test_a_refused_schedule_import_keeps_the_previous_one(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        store.import_schedule(ROSTER, [(1, 1, 0, 1)])
+        with pytest.raises(StoreError):
+            store.import_schedule({1: {"name": "X"}}, [(1, 1, 0, 1), (1, 1, 1, 99)])  # 99 is nobody
+        assert store.roster() == ROSTER and store.schedule(1, 1) == {0: {"number": 1, **ROSTER[1]}}
+
+
+def test_faults_are_counted_by_code_and_subsystem(tmp_path):
+    with Store(tmp_path / "s.db") as store:
+        gid = _game(store)
+        store.record_fault(201, "hopper", "tile_count", gid)
+        store.record_fault(201, "hopper", "tile_count", gid)
+        store.record_fault(301, "lift", "", None)
+        assert store.fault_counts() == {(201, "hopper"): 2, (301, "lift"): 1}
+        assert store.fault_counts(since="9999") == {}

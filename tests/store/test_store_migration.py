@@ -1,6 +1,7 @@
-"""Schema version 1 -> 2: a database made by the Store of version 1 (data/state-v1.sqlite: a
-finished EMA game of 14 hands and an abandoned one, written by that Store) is upgraded in
-place when opened, in one transaction, with every game, hand and time of commit kept."""
+"""Older schemas are upgraded in place when opened, in one transaction, with every game,
+hand and time of commit kept: data/state-v1.sqlite (a finished EMA game of 14 hands and an
+abandoned one, written by the Store of version 1) and data/state-v2.sqlite (the same games
+with named players, the first seated by drawing lots, written by the Store of version 2)."""
 import json
 import shutil
 import sqlite3
@@ -14,6 +15,9 @@ from controller.store import SCHEMA_VERSION, Store, StoreError
 from ..support.processes import MJTABLE
 
 V1 = Path(__file__).parent / "data" / "state-v1.sqlite"
+V2 = Path(__file__).parent / "data" / "state-v2.sqlite"
+PLAYERS = {0: {"name": "Ann", "ema_id": "04010001"}, 1: {"name": "Bo"}, 2: {"name": "Cy", "club_id": "17"},
+           3: {"name": "Di"}}
 
 
 def _rows(path: Path) -> dict[str, list[tuple]]:
@@ -35,12 +39,16 @@ def _version(path: Path) -> int:
         db.close()
 
 
+def _copy(source: Path, folder: Path, version: int) -> Path:
+    copy = folder / "state.db"
+    shutil.copyfile(source, copy)
+    assert _version(copy) == version
+    return copy
+
+
 @pytest.fixture
 def v1(tmp_path):
-    copy = tmp_path / "state.db"
-    shutil.copyfile(V1, copy)
-    assert _version(copy) == 1
-    return copy
+    return _copy(V1, tmp_path, 1)
 
 
 def test_a_version_1_database_is_upgraded_with_nothing_lost(v1):
@@ -50,8 +58,34 @@ def test_a_version_1_database_is_upgraded_with_nothing_lost(v1):
         assert [(g.status, g.seating) for g in games] == [("finished", "as-given"), ("abandoned", "as-given")]
         assert [store.players(g.id) for g in games] == [{}, {}]
         assert len(store.hands(1)) == 14 and len(store.hands(2)) == 1
-    assert _version(v1) == SCHEMA_VERSION == 2
+    assert _version(v1) == SCHEMA_VERSION == 3
     assert _rows(v1) == before  # every row, every time of commit
+
+
+@pytest.fixture
+def v2(tmp_path):
+    return _copy(V2, tmp_path, 2)
+
+
+def test_a_version_2_database_is_upgraded_with_its_players_kept(v2):
+    before = _rows(v2)
+    with Store(v2, create=False) as store:
+        games = store.games()
+        assert [(g.status, g.seating, g.session_id, g.round) for g in games] == [
+            ("finished", "draw", None, None), ("abandoned", "as-given", None, None)]
+        assert [store.players(g.id) for g in games] == [PLAYERS, PLAYERS]
+        assert len(store.hands(1)) == 14 and len(store.hands(2)) == 1
+        assert store.sessions() == [] and store.roster() == {} and store.fault_counts() == {}
+    assert _version(v2) == 3
+    assert _rows(v2) == before
+
+
+def test_an_upgraded_version_2_database_takes_a_session(v2):
+    with Store(v2) as store:
+        session = store.start_session("club night")
+        gid = store.new_game("ema-2016", {}, {"scores": [30000] * 4}, players=PLAYERS)
+        assert store.game(gid).session_id == session.id
+        assert [g.id for g in store.games(session_id=session.id)] == [gid]
 
 
 def test_an_upgraded_database_takes_a_game_with_players(v1):
