@@ -104,6 +104,18 @@ OPS: dict[str, dict[str, Arg]] = {
         "subsystem": Arg(lambda v: v in TEST_SUBSYSTEMS, f"one of {', '.join(TEST_SUBSYSTEMS)}", required=False),
         "seat": Arg(_SEAT.check, _SEAT.expected, required=False),
     },
+    # club sessions (docs/SESSIONS.md)
+    "session_start": {
+        "name": Arg(lambda v: isinstance(v, str), "the session's name (a string)", required=False),
+        "show_totals": Arg(lambda v: isinstance(v, bool), "true or false: the totals on the displays after "
+                           "each game", required=False),
+    },
+    "session_end": {},
+    "session_show": {
+        "session": Arg(lambda v: _is_int(v) and v > 0, "a session id (a positive integer)", required=False),
+        "on_table": Arg(lambda v: isinstance(v, bool), "true or false: the totals on the displays now",
+                        required=False),
+    },
 }
 
 

@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "retry": "controller.commands.client",
     "abandon": "controller.commands.client",
     "journal": "controller.commands.journal",
+    "session": "controller.commands.session",
     "check-store": "controller.commands.check_store",
     "maintenance": "controller.commands.maintenance",
     "demo": "controller.commands.demo",

@@ -24,6 +24,7 @@ from firmware_protocol.codes import Code
 from controller import rules as R
 from controller.background import Background
 from controller.capabilities import cannot_play
+from controller.club_sessions import ClubSessions
 from controller.displays import Displays
 from controller.errors import Refusal
 from controller.faults import Refused, StoreFailed, TableWork, remedy
@@ -82,6 +83,7 @@ class Controller:
         self.hand_setup = Setup(self)
         self.news = TableNews(self)
         self.sticks = StickCheck(self.table, self.publish)  # protocol 1.1: the trays against the ledger
+        self.sessions = ClubSessions(self)  # club nights: the open session, the running totals
         self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active)
 
     # ------------------------------------------------------------------ events out

@@ -11,6 +11,7 @@ import asyncio
 import dataclasses
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
@@ -203,11 +204,13 @@ class GameRecord:
                  "final_scores": list(c.standings.final_scores), "ranks": list(c.standings.ranks)}
         if c.db is not None:
             await self.until_stored("finish_game", c.game_id, final)
-        ranks = " ".join(f"{seat}:{rank}" for seat, rank in enumerate(c.standings.ranks))
+        totals = await c.sessions.after_game(c.game_id) if c.game_id is not None else []
 
         async def show_final():
             await c.displays.show_scores(c.standings.final_scores)
-            await c.table.show_text(f"final {ranks}")
+            await c.table.show_text(standings_text(c.standings.ranks, c.players))
+            for seats, text in totals:  # the session's running totals, when it shows them
+                await c.table.show_text(text, seats=seats)
         await c.work.run(show_final)
         c.publish("game_over", **final)
         return c.standings
@@ -227,6 +230,15 @@ class GameRecord:
         except StoreError as exc:
             raise Refusal("store_failed", f"{exc}; the game is given up here, but the database has it in "
                                           f"play still: a restart would resume it") from None
+
+
+def standings_text(ranks: Sequence[int | None], players: Mapping[int, Player]) -> str:
+    """The centre's line at game over: each seat's place (``final 0:4 1:1 2:3 3:2``), or
+    with named players each player by place (``final 1 Bo 2 Di 3 Cy 4 Ann``)."""
+    if not players:
+        return "final " + " ".join(f"{seat}:{rank}" for seat, rank in enumerate(ranks))
+    by_place = sorted((rank, seat) for seat, rank in enumerate(ranks) if seat in players)
+    return "final " + " ".join(f"{rank} {players[seat].name}" for rank, seat in by_place)
 
 
 def _comparable(rules: dict) -> dict:

@@ -5,7 +5,8 @@ The controller stores each hand's record (exactly :data:`HAND_KEYS`) with
 writes them as JSON lines or CSV. A finished game ends with one ``{"final": true, ...}``
 object. A game with named players begins with one ``{"seating": "draw"|"as-given",
 "players": [...]}`` object (each seat's player, or null for an empty side), and each
-record after it carries ``players``, the name at each seat.
+record after it carries ``players``, the name at each seat. A game of a club session
+(or of a tournament round) has ``session`` (``round``) on its first record.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ HAND_KEYS = (
     "dora_indicators", "result", "payments", "scores", "riichi_sticks_after",
 )
 FINAL_KEYS = ("scores", "final_scores", "ranks")
+GAME_KEYS = ("session", "round")  # on the first record, when the game has them
 
 
 def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
@@ -32,12 +34,20 @@ def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
     if game.status == "finished" and game.final is not None:
         records.append({"final": True, **{k: game.final.get(k) for k in FINAL_KEYS}})
     players = store.players(game.id)
-    if not players:
+    if players:
+        seats = range(max([max(players) + 1] + [len(r["scores"] or ()) for r in records]))
+        names = [players[s]["name"] if s in players else None for s in seats]
+        records = [{"seating": game.seating, "players": [players.get(s) for s in seats]},
+                   *({**r, "players": names} for r in records)]
+    return _with_game_keys(records, game)
+
+
+def _with_game_keys(records: list[dict], game) -> list[dict]:
+    """The game's session and round (when it has them) on its first record."""
+    keys = {k: v for k, v in zip(GAME_KEYS, (game.session_id, game.round)) if v is not None}
+    if not keys or not records:
         return records
-    seats = range(max([max(players) + 1] + [len(r["scores"] or ()) for r in records]))
-    names = [players[s]["name"] if s in players else None for s in seats]
-    return [{"seating": game.seating, "players": [players.get(s) for s in seats]},
-            *({**r, "players": names} for r in records)]
+    return [{**records[0], **keys}, *records[1:]]
 
 
 def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
@@ -49,7 +59,8 @@ def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
 # seat (payments_0 ...) so a spreadsheet can sum them; dice and positions are
 # space-separated ("3 5", "2:5 2:4" = seat:stack); the result is its JSON text.
 # A game with players adds players_0 ... (the name; on the first row, hand "seating", each
-# player as `mjtable start --players` takes it: "Ann:EMA=04010001") and a seating column.
+# player as `mjtable start --players` takes it: "Ann:EMA=04010001") and a seating column;
+# a game of a session (a round) a session (round) column, filled on the first row.
 _PER_SEAT = ("payments", "scores", "final_scores", "ranks", "players")
 
 
@@ -57,6 +68,7 @@ def _columns(records: list[dict]) -> list[str]:
     seats = max((len(r.get("scores") or r.get("players") or []) for r in records), default=4)
     named = any("players" in r for r in records)
     columns = [k for k in HAND_KEYS if k not in _PER_SEAT] + (["seating"] if named else [])
+    columns += [k for k in GAME_KEYS if any(k in r for r in records)]
     columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats) if named or k != "players"]
     return columns
 

@@ -37,6 +37,7 @@ class Service:
     # ---- lifecycle ----
     async def start(self) -> None:
         """Connect to the table; continue a game the store says was interrupted."""
+        await self.controller.sessions.load()
         await self.controller.start()
         if self.controller.state is not None:  # finished too: killed before its end was recorded
             self._run_game()
@@ -156,6 +157,16 @@ class Service:
 
     async def _op_sensor_test(self, subsystem: str | None = None, seat: int | None = None) -> dict:
         return await self.maintenance.sensor_test(subsystem, seat)
+
+    # club sessions (docs/SESSIONS.md)
+    async def _op_session_start(self, name: str = "", show_totals: bool = False) -> dict:
+        return await self.controller.sessions.start(name, show_totals)
+
+    async def _op_session_end(self) -> dict:
+        return await self.controller.sessions.end()
+
+    async def _op_session_show(self, session: int | None = None, on_table: bool = False) -> dict:
+        return await self.controller.sessions.show(session, on_table)
 
     async def _op_abandon(self) -> dict:
         recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now

@@ -20,6 +20,10 @@ def describe_status(status: dict, verbose: bool = False) -> str:
         lines.append(f"sticks: {sticks['message']}")  # the stick reader disagrees with the ledger
     if "final_scores" in status:
         lines.append(f"final scores: {_numbers(status['final_scores'])}  ranks: {_numbers(status.get('ranks', []))}")
+        if status.get("seat_players"):
+            lines.append(_standings_line(status))
+    if session := status.get("session"):
+        lines.append(_session_line(session))
     if verbose:
         for part in ("walls", "link"):
             if part in status:
@@ -48,6 +52,20 @@ def _game_lines(status: dict) -> list[str]:
     if status.get("seating") == "draw":
         lines.append("  seats drawn by the table")
     return lines
+
+
+def _standings_line(status: dict) -> str:
+    """The final standings by player, first place first: ``final: 1 Bo +19200 · 2 Di +5000 · ...``."""
+    final, ranks = status["final_scores"], status.get("ranks") or []
+    places = sorted((ranks[p["seat"]], p["seat"], p["name"]) for p in status["seat_players"] if p["seat"] < len(ranks))
+    return "final: " + " · ".join(f"{rank} {name} {final[seat]:+d}" for rank, seat, name in places)
+
+
+def _session_line(session: dict) -> str:
+    name = f" ({session['name']})" if session.get("name") else ""
+    totals = " · totals on the table after each game" if session.get("show_totals") else ""
+    return f"session {session['id']}{name}: {session.get('games', 0)} game(s) since {session.get('started_at', '-')}" \
+        + totals
 
 
 def _hand_line(hand: dict) -> str:

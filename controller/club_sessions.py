@@ -1,0 +1,204 @@
+"""Club sessions: consecutive games at the table (a club night) and each player's running
+totals over them (docs/SESSIONS.md).
+
+The store keeps the sessions and which games belong to one (a game started while a
+session is open); this room opens and closes them for the control API, reports a
+session's games and totals (controller/session_totals.py computes them), keeps the open
+session for `status`, and puts the totals on the table's displays: after each game when
+the session was started with ``show_totals``, and on request between games.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from controller.errors import Refusal
+from controller.session_totals import PlayerTotal, counts, player_key, running_totals
+from controller.store import Game, Session, StoreError
+from controller.table import TableError
+
+if TYPE_CHECKING:
+    from controller.controller import Controller
+
+log = logging.getLogger("mjtable.sessions")
+
+MAX_NAME = 64  # a session's name, in characters
+Display = tuple[int, str]  # (seat mask, text): 0 is the centre display
+
+
+def session_report(session: Session, games: Sequence[tuple[Game, Mapping[int, dict]]]) -> dict:
+    """The session, each of its games (``counted`` or not, and why not by its ``status``
+    and ``players``), and the running totals; the reply of `session_show`."""
+    return {
+        "session": {**_session_fields(session), "ended_at": session.ended_at, "games": len(games)},
+        "games": [_game_line(game, players) for game, players in games],
+        "totals": [t.to_dict() for t in running_totals((players, g.final) for g, players in games)],
+    }
+
+
+def _session_fields(session: Session) -> dict:
+    return {"id": session.id, "name": session.name, "show_totals": session.show_totals,
+            "started_at": session.started_at}
+
+
+def _game_line(game: Game, players: Mapping[int, dict]) -> dict:
+    line = {"id": game.id, "status": game.status, "counted": counts(players, game.final),
+            "started_at": game.started_at, "players": [{"seat": s, **p} for s, p in sorted(players.items())]}
+    if game.final is not None:
+        line.update(final_scores=game.final["final_scores"], ranks=game.final["ranks"])
+    return line
+
+
+def display_texts(totals: Sequence[PlayerTotal], players: Mapping[int, Mapping], seat_displays: bool) -> list[Display]:
+    """Each seated player's running total: on his seat's display (``Ann total +25200``),
+    or all of them on the centre's, best first (``totals Ann +25200 Bo -3000 ...``; the
+    centre display cuts it at its 40 bytes)."""
+    by_key = {t.key: t for t in totals}
+    seated = {seat: by_key[player_key(p)] for seat, p in players.items() if player_key(p) in by_key}
+    if seat_displays:
+        return [(1 << seat, f"{t.name} total {t.table_points:+d}") for seat, t in sorted(seated.items())]
+    if not seated:
+        return []
+    best_first = [t for t in totals if t in seated.values()]
+    return [(0, "totals " + " ".join(f"{t.name} {t.table_points:+d}" for t in best_first))]
+
+
+class ClubSessions:
+    def __init__(self, controller: "Controller") -> None:
+        self.c = controller
+        self.open: Session | None = None
+        self.games = 0  # the games started in the open session
+        self._changing = asyncio.Lock()  # one start or end at a time: the check, then the write
+        controller.subscribe(self._on_event)
+
+    def _on_event(self, event: dict) -> None:
+        if event["event"] == "game_started" and self.open is not None:
+            self.games += 1  # the store put it in the open session
+
+    async def load(self) -> None:
+        """The open session, as the store has it (at start-up)."""
+        if self.c.db is not None:
+            self.open = await self.c.db.call("open_session")
+            self.games = len(await self.c.db.call("games", session_id=self.open.id)) if self.open else 0
+
+    def status(self) -> dict | None:
+        """`status`'s ``session``: the open session, or None."""
+        return None if self.open is None else {**_session_fields(self.open), "games": self.games}
+
+    # ---- the control API ----
+    async def start(self, name: str = "", show_totals: bool = False) -> dict:
+        self._db()
+        name = " ".join(name.split())
+        if len(name) > MAX_NAME or not name.isprintable():
+            raise Refusal("bad_request", f"a session's name is at most {MAX_NAME} printable characters")
+        async with self._changing:
+            if self.open is not None:
+                raise Refusal("not_allowed", f"session {self.open.id}{_called(self.open)} is open (since "
+                                             f"{self.open.started_at}); end it first (`mjtable session end`)")
+            session = await self._write("start_session", name, show_totals=show_totals)
+            self.open, self.games = session, 0
+        log.info("session %d%s started%s", session.id, _called(session),
+                 "; the totals show on the table after each game" if show_totals else "")
+        self.c.publish("session_started", session=self.status())
+        return {"session": self.status()}
+
+    async def end(self) -> dict:
+        db = self._db()
+        async with self._changing:
+            if self.open is None:
+                raise Refusal("not_allowed", "no session is open; nothing to end")
+            session = await self._write("end_session")
+            self.open, self.games = None, 0
+        log.info("session %d%s ended", session.id, _called(session))
+        self.c.publish("session_ended", session={**_session_fields(session), "ended_at": session.ended_at})
+        return await self._report(db, session)
+
+    async def show(self, session: int | None = None, on_table: bool = False) -> dict:
+        """The report of session ``session`` (default: the open one, else the latest);
+        with ``on_table`` its totals go on the displays too."""
+        db = self._db()
+        chosen = await self._chosen(db, session)
+        if on_table:
+            self._check_displays()
+        report = await self._report(db, chosen)
+        if on_table:
+            await self._show_now(db, chosen)
+        return report
+
+    # ---- the displays ----
+    async def after_game(self, game_id: int) -> list[Display]:
+        """What to show after game ``game_id``'s final standings: each seated player's
+        running total, when its session shows totals; [] otherwise. A store that cannot
+        be read costs the courtesy, not the game's end."""
+        db = self.c.db
+        if db is None:
+            return []
+        try:
+            game = await db.call("game", game_id)
+            if game.session_id is None or not (await db.call("session", game.session_id)).show_totals:
+                return []
+            return await self._texts(db, game.session_id, await db.call("players", game_id))
+        except StoreError as exc:
+            log.warning("the session's totals are not shown: %s", exc)
+            return []
+
+    async def _texts(self, db, session_id: int, players: Mapping[int, dict]) -> list[Display]:
+        games = await db.call("games", session_id=session_id)
+        totals = running_totals([(await db.call("players", g.id), g.final) for g in games])
+        return display_texts(totals, players, self.c.table.capabilities.seat_displays)
+
+    def _check_displays(self) -> None:
+        c = self.c
+        if not c.sm.between_games():
+            raise Refusal("not_allowed", f"the displays show the game in play (state {c.sm.state}); "
+                                         f"show the totals between games")
+        if not c.table.connected or c.table.capabilities is None:
+            raise Refusal("not_allowed", "the table is not connected")
+
+    async def _show_now(self, db, session: Session) -> None:
+        """On the seats of the session's latest game with named players."""
+        games = await db.call("games", session_id=session.id)
+        seated = [p for p in [await db.call("players", g.id) for g in reversed(games)] if p]
+        if not seated:
+            raise Refusal("not_allowed", f"session {session.id} has no game with named players: "
+                                         f"no totals to show")
+        try:
+            for seats, text in await self._texts(db, session.id, seated[0]):
+                await self.c.table.show_text(text, seats=seats)
+        except TableError as exc:
+            raise Refusal("not_allowed", f"the table: {exc}") from None
+
+    # ---- the store ----
+    def _db(self):
+        if self.c.db is None:
+            raise Refusal("not_allowed", "this controller keeps no state database, so no sessions")
+        return self.c.db
+
+    async def _write(self, method: str, *args, **kwargs):
+        try:
+            return await self._db().call(method, *args, **kwargs)
+        except StoreError as exc:
+            raise Refusal("store_failed", f"{exc}; nothing changed") from None
+
+    async def _chosen(self, db, session_id: int | None) -> Session:
+        sessions = await db.call("sessions")
+        if not sessions:
+            raise Refusal("not_allowed", "no session yet: start one with `mjtable session start`")
+        if session_id is None:
+            return self.open or sessions[-1]
+        known = {s.id: s for s in sessions}
+        if session_id not in known:
+            raise Refusal("bad_request", f"no session {session_id}; known: {', '.join(map(str, known))}")
+        return known[session_id]
+
+    @staticmethod
+    async def _report(db, session: Session) -> dict:
+        games = await db.call("games", session_id=session.id)
+        return session_report(session, [(g, await db.call("players", g.id)) for g in games])
+
+
+def _called(session: Session) -> str:
+    return f" ({session.name})" if session.name else ""
+
