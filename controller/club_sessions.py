@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from controller.errors import Refusal
@@ -26,11 +26,29 @@ log = logging.getLogger("mjtable.sessions")
 
 MAX_NAME = 64  # a session's name, in characters
 Display = tuple[int, str]  # (seat mask, text): 0 is the centre display
+# A Store method called by name: the store thread's `call` in the controller, the Store's
+# own methods in `mjtable session show` without a controller.
+StoreCall = Callable[..., Awaitable]
 
 
-def session_report(session: Session, games: Sequence[tuple[Game, Mapping[int, dict]]]) -> dict:
-    """The session, each of its games (``counted`` or not, and why not by its ``status``
-    and ``players``), and the running totals; the reply of `session_show`."""
+async def chosen_session(call: StoreCall, session_id: int | None) -> Session:
+    """Session ``session_id``, or by default the open one, else the latest; Refusal when
+    there is none such."""
+    sessions = await call("sessions")
+    if not sessions:
+        raise Refusal("not_allowed", "no session yet: start one with `mjtable session start`")
+    if session_id is None:
+        return await call("open_session") or sessions[-1]
+    known = {s.id: s for s in sessions}
+    if session_id not in known:
+        raise Refusal("bad_request", f"no session {session_id}; known: {', '.join(map(str, known))}")
+    return known[session_id]
+
+
+async def session_report(call: StoreCall, session: Session) -> dict:
+    """The reply of `session_show`: the session, each of its games (``counted`` or not,
+    and why not by its ``status`` and ``players``), and the running totals."""
+    games = [(g, await call("players", g.id)) for g in await call("games", session_id=session.id)]
     return {
         "session": {**_session_fields(session), "ended_at": session.ended_at, "games": len(games)},
         "games": [_game_line(game, players) for game, players in games],
@@ -113,16 +131,16 @@ class ClubSessions:
             self.open, self.games = None, 0
         log.info("session %d%s ended", session.id, _called(session))
         self.c.publish("session_ended", session={**_session_fields(session), "ended_at": session.ended_at})
-        return await self._report(db, session)
+        return await session_report(db.call, session)
 
     async def show(self, session: int | None = None, on_table: bool = False) -> dict:
         """The report of session ``session`` (default: the open one, else the latest);
         with ``on_table`` its totals go on the displays too."""
         db = self._db()
-        chosen = await self._chosen(db, session)
+        chosen = await chosen_session(db.call, session)
         if on_table:
             self._check_displays()
-        report = await self._report(db, chosen)
+        report = await session_report(db.call, chosen)
         if on_table:
             await self._show_now(db, chosen)
         return report
@@ -181,23 +199,6 @@ class ClubSessions:
             return await self._db().call(method, *args, **kwargs)
         except StoreError as exc:
             raise Refusal("store_failed", f"{exc}; nothing changed") from None
-
-    async def _chosen(self, db, session_id: int | None) -> Session:
-        sessions = await db.call("sessions")
-        if not sessions:
-            raise Refusal("not_allowed", "no session yet: start one with `mjtable session start`")
-        if session_id is None:
-            return self.open or sessions[-1]
-        known = {s.id: s for s in sessions}
-        if session_id not in known:
-            raise Refusal("bad_request", f"no session {session_id}; known: {', '.join(map(str, known))}")
-        return known[session_id]
-
-    @staticmethod
-    async def _report(db, session: Session) -> dict:
-        games = await db.call("games", session_id=session.id)
-        return session_report(session, [(g, await db.call("players", g.id)) for g in games])
-
 
 def _called(session: Session) -> str:
     return f" ({session.name})" if session.name else ""

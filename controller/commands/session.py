@@ -1,17 +1,23 @@
 """`mjtable session start|end|show`: club sessions and their running totals (docs/SESSIONS.md).
 
 Through the running controller (`mjtable run`), like the other client commands: it
-knows which session is open and puts the totals on the table's displays. A request the
-controller refuses (no session open, one open already, an unknown session) is exit
-status 2; a controller that cannot be reached, 1.
+knows which session is open and puts the totals on the table's displays. When no
+controller answers, `session show` reads the state database itself, as `mjtable journal`
+does (the totals of last night after the table was switched off). A request refused (no
+session open, one open already, an unknown session) is exit status 2; a controller that
+cannot be reached, 1.
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 
-from controller.client import Client, RequestError
-from controller.commands.client import add_connection_options, answer
+from controller.club_sessions import chosen_session, session_report
+from controller.client import Client, ClientError, RequestError
+from controller.commands.client import CommandError, add_connection_options, answer, database_path
+from controller.errors import Refusal
+from controller.store import Store, StoreError
 
 HELP = "club sessions: start one, end it, show its games and each player's running totals"
 STATUS = {"finished": "finished", "abandoned": "abandoned", "active": "in play"}
@@ -33,6 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help="also show each seated player's total on the table's displays now (between games)")
     for action in (start, end, show):
         add_connection_options(action)
+    show.add_argument("--db", metavar="PATH", help="the state database to read when no controller answers "
+                      "(default: the table config's state.database)")
 
 
 def _request(client: Client, args: argparse.Namespace) -> dict:
@@ -42,6 +50,10 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
         return client.request("session_end")
     chosen = {"session": args.session} if args.session is not None else {}
     return client.request("session_show", **chosen, **({"on_table": True} if args.on_table else {}))
+
+
+class Refused(CommandError):
+    """Refused by the rules of sessions (exit status 2), here or by the controller."""
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,11 +66,35 @@ def run(args: argparse.Namespace) -> int:
         except RequestError:
             refused = True
             raise
+        except ClientError:
+            if args.action != "show" or args.on_table or (args.socket and not args.db):
+                raise
+            try:
+                return _from_database(args)
+            except Refused:
+                refused = True
+                raise
     reply = answer(args, request)
     if reply is None:
         return 2 if refused else 1
     print(json.dumps({"ok": True, **reply}) if args.json else describe(args.action, reply))
     return 0
+
+
+def _from_database(args: argparse.Namespace) -> dict:
+    """`session show` from the state database file, without a controller."""
+    try:
+        with Store(database_path(args), create=False) as store:
+            async def call(method: str, *values, **named):
+                return getattr(store, method)(*values, **named)
+
+            async def report() -> dict:
+                return await session_report(call, await chosen_session(call, args.session))
+            return asyncio.run(report())
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
+    except Refusal as exc:
+        raise Refused(exc.message) from None
 
 
 # -- output --------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ game's results are typed with `mjtable result`; the later games' go to the contr
 in process (the same `result` op, without an interpreter's start-up per hand: the CLI's
 results are tested in tests/cli and tests/e2e)."""
 import json
+import signal
 
 import pytest
 
@@ -96,14 +97,25 @@ def night():
             procs.stop_all()
 
 
-def test_the_totals_are_the_journals_finals_added_up_by_person(night):
-    _, _, report, journals, _ = night
+def test_the_totals_follow_the_people_through_the_drawn_seats(night):
+    _, started, report, journals, _ = night
+    assert started["session"] == {"id": 1, "name": "Friday club", "show_totals": True,
+                                  "started_at": started["session"]["started_at"], "games": 0}
+    # the abandoned game is listed, not counted
+    assert [(g["status"], g["counted"]) for g in report["games"]] == [
+        ("finished", True), ("abandoned", False), ("finished", True), ("finished", True)]
+    assert report["session"]["games"] == 4 and report["session"]["ended_at"] is None
     finished = list(journals.values())
     assert len(finished) == 3 and all(j[-1].get("final") for j in finished)
+    # the draws moved the players: a seat is another person from one game to the next
+    seatings = [[p["name"] for p in j[0]["players"]] for j in finished]
+    assert seatings[0] != seatings[1] and seatings[1] != seatings[2], seatings
+    # the totals by hand: each game's final (worked out above) added up per name at its seat
     expected: dict[str, dict] = {}
     for journal in finished:
         seating, final = journal[0], journal[-1]
-        assert {k: final[k] for k in FINAL} == FINAL  # each game's final, worked out above
+        assert seating["session"] == 1 and all("session" not in r for r in journal[1:])
+        assert {k: final[k] for k in FINAL} == FINAL
         for seat, player in enumerate(seating["players"]):
             line = expected.setdefault(player["name"], {"games": 0, "score": 0, "table_points": 0, "ranks": []})
             line["games"] += 1
@@ -120,47 +132,8 @@ def test_the_totals_are_the_journals_finals_added_up_by_person(night):
     assert totals["Ann"]["ema_id"] == "04010001" and totals["Cy"]["club_id"] == "17"
 
 
-def test_the_draws_moved_the_players_between_games(night):
-    _, _, _, journals, _ = night
-    seatings = [[p["name"] for p in j[0]["players"]] for j in journals.values()]
-    assert seatings[0] != seatings[1] and seatings[1] != seatings[2], seatings
-    # so the same seat is a different person from one game to the next, and a person's
-    # line gathers several seats' figures: somebody sat at more than one seat
-    assert any(len({s.index(name) for s in seatings}) > 1 for name in ("Ann", "Bo", "Cy", "Di"))
-
-
-def test_the_abandoned_game_is_listed_not_counted(night):
-    _, started, report, journals, _ = night
-    assert started["session"] == {"id": 1, "name": "Friday club", "show_totals": True,
-                                  "started_at": started["session"]["started_at"], "games": 0}
-    assert [(g["status"], g["counted"]) for g in report["games"]] == [
-        ("finished", True), ("abandoned", False), ("finished", True), ("finished", True)]
-    assert report["session"]["games"] == 4 and report["session"]["ended_at"] is None
-    assert all(t["games"] == 3 for t in report["totals"])
-    for journal in journals.values():  # each game's journal says which session it belongs to
-        assert journal[0]["session"] == 1 and all("session" not in r for r in journal[1:])
-
-
-def test_status_and_the_people_output_name_the_session_and_the_players(night):
-    session, _, report, _, _ = night
-    status = session.polled_status()
-    assert status["session"]["id"] == 1 and status["session"]["games"] == 4
-    text = session.ok("status")
-    assert "session 1 (Friday club): 4 game(s) since " in text
-    # game over: the final standings by player, first place first
-    final_line = next(line for line in text.splitlines() if line.startswith("final: "))
-    names = {p["seat"]: p["name"] for p in status["seat_players"]}
-    assert final_line == "final: " + " · ".join(
-        f"{rank} {names[seat]} {FINAL['final_scores'][seat]:+d}" for rank, seat in sorted(
-            (rank, seat) for seat, rank in enumerate(FINAL["ranks"])))
-    out = session.ok("session", "show").splitlines()
-    assert out[0].startswith("session 1 (Friday club) · started ") and out[0].endswith(" · open · 4 game(s)")
-    rows = [line.split() for line in out if line[:1].isdigit()]
-    assert [row[1] for row in rows] == [t["name"] for t in report["totals"]]
-    assert [int(row[-3]) for row in rows] == [t["table_points"] for t in report["totals"]]
-
-
 def _seat_texts_since(trace, start: int) -> dict[int, str]:
+    """The last text each seat display was given from trace line ``start`` on."""
     texts = {}
     for line in trace.read_text().splitlines()[start:]:
         record = json.loads(line)
@@ -169,18 +142,33 @@ def _seat_texts_since(trace, start: int) -> dict[int, str]:
     return texts
 
 
-def test_the_seat_displays_show_the_running_totals(night):
+def test_status_the_words_and_the_seat_displays_show_the_session(night):
     session, _, report, _, trace = night
+    status = session.polled_status()
+    assert status["session"]["id"] == 1 and status["session"]["games"] == 4
+    text = session.ok("status")
+    assert "session 1 (Friday club): 4 game(s) since " in text
+    # game over: the final standings by player, first place first
+    names = {p["seat"]: p["name"] for p in status["seat_players"]}
+    final_line = next(line for line in text.splitlines() if line.startswith("final: "))
+    assert final_line == "final: " + " · ".join(
+        f"{rank} {names[seat]} {FINAL['final_scores'][seat]:+d}" for rank, seat in sorted(
+            (rank, seat) for seat, rank in enumerate(FINAL["ranks"])))
+    out = session.ok("session", "show").splitlines()
+    assert out[0].startswith("session 1 (Friday club) · started ") and out[0].endswith(" · open · 4 game(s)")
+    rows = [line.split() for line in out if line[:1].isdigit()]
+    assert [row[1] for row in rows] == [t["name"] for t in report["totals"]]
+    assert [int(row[-3]) for row in rows] == [t["table_points"] for t in report["totals"]]
+    # after the last game's end each seat display shows its player's running total; on request too
     totals = {t["name"]: t["table_points"] for t in report["totals"]}
-    seated = {p["seat"]: p["name"] for p in session.polled_status()["seat_players"]}
-    expected = {seat: f"{name} total {totals[name]:+d}" for seat, name in seated.items()}
-    assert _seat_texts_since(trace, 0) == expected  # after the last game's end
+    expected = {seat: f"{name} total {totals[name]:+d}" for seat, name in names.items()}
+    assert _seat_texts_since(trace, 0) == expected
     before = len(trace.read_text().splitlines())
-    session.ok("session", "show", "--on-table")  # and again on request
+    session.ok("session", "show", "--on-table")
     assert _seat_texts_since(trace, before) == expected
 
 
-def test_bad_session_requests_exit_2_and_change_nothing(night):
+def test_bad_requests_exit_2_and_change_nothing_and_an_ended_session_reads_without_the_controller(night):
     session, _, report, _, _ = night
     again = session.cli("session", "start", "--name", "another")
     assert again.returncode == 2
@@ -193,4 +181,8 @@ def test_bad_session_requests_exit_2_and_change_nothing(night):
     twice = session.cli("session", "end")
     assert (twice.returncode, twice.stderr) == (2, "mjtable session: no session is open; nothing to end\n")
     assert session.polled_status()["session"] is None
-    assert show(session, "--session", "1") == ended  # the latest, ended, is still shown
+    assert show(session) == ended  # the latest session, ended
+    session.stop_controller(signal.SIGTERM)
+    assert json.loads(session.ok("session", "show", "--json", where="--config")) == {"ok": True, **ended}
+    unknown = session.cli("session", "show", "--session", "7", where="--config")
+    assert (unknown.returncode, unknown.stderr) == (2, "mjtable session: no session 7; known: 1\n")
