@@ -64,6 +64,15 @@ def check_players(given: Sequence, seats: Sequence[int]) -> list[Player]:
         if p.name.casefold() in seen:  # "ann" and "Ann" are one person to a reader of the journal
             raise Refusal("bad_request", f"{p.name!r} is given twice; each player sits once")
         seen.add(p.name.casefold())
+    for field, label in (("ema_id", "EMA ID"), ("club_id", "club ID")):  # an ID names one person (session totals)
+        holders: dict[str, str] = {}
+        for p in players:
+            value = getattr(p, field)
+            if value in holders:
+                raise Refusal("bad_request", f"{holders[value]} and {p.name} have the same {label} {value}; "
+                                             f"each player sits once")
+            if value:
+                holders[value] = p.name
     return players
 
 

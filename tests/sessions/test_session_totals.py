@@ -1,5 +1,9 @@
 """controller/session_totals.py: each person's running totals over a session's games,
 checked against sums worked by hand."""
+import pytest
+
+from controller.errors import Refusal
+from controller.players import check_players
 from controller.session_totals import PlayerTotal, player_key, running_totals
 
 ANN = {"name": "Ann", "ema_id": "04010001"}
@@ -85,3 +89,14 @@ def test_equal_table_points_are_ordered_by_score_then_average_rank_then_name():
 def test_a_line_knows_its_key_and_average():
     line = PlayerTotal("Ann", "04010001", None, games=2, score=60000, table_points=1000, ranks=(1, 2))
     assert line.key == ("ema", "04010001") and line.average_rank == 1.5
+
+
+@pytest.mark.parametrize("given, message", [
+    ([ANN, {"name": "Bo", "ema_id": "04010001"}, CY, DI], "Ann and Bo have the same EMA ID 04010001"),
+    ([ANN, BO, CY, {"name": "Di", "club_id": "17"}], "Cy and Di have the same club ID 17"),
+])
+def test_two_players_with_one_identifier_are_refused_at_the_start(given, message):
+    # they would be one person in the totals
+    with pytest.raises(Refusal, match=message) as refused:
+        check_players(given, (0, 1, 2, 3))
+    assert refused.value.code == "bad_request"
