@@ -15,10 +15,10 @@ NIGHT = ([Player("Ann", ema_id="04010001"), Player("Bo"), Player("Cy", club_id="
          [Player("Di"), Player("Cy", club_id="17"), Player("Ann", ema_id="04010001"), Player("Bo")])
 
 
-def play_night(store: Store, profile=None) -> list:
-    """Two games, the players in other seats in the second; each game's trace."""
+def play_night(store: Store, profile=None, games: int = 2) -> list:
+    """Two games (or the first alone), the players in other seats in the second; each game's trace."""
     traces = []
-    for seed, players in enumerate(NIGHT, start=5):
+    for seed, players in enumerate(NIGHT[:games], start=5):
         def named(controller, _table, players=players):
             controller.new_game = functools.partial(controller.new_game, players=players)
         traces.append(run_game(RULES, seed=seed, store=store, profile=profile, on_controller=named).trace)
@@ -71,5 +71,5 @@ def test_a_table_without_seat_displays_shows_them_on_its_centre(short_tmp):
 def test_without_show_totals_the_end_of_a_game_is_as_before(short_tmp):
     with Store(short_tmp / "state.db") as store:
         store.start_session("quiet")
-        first, _ = play_night(store)
+        first, = play_night(store, games=1)
     assert [seats for seats, _ in texts_after_the_end(first)] == [0]  # the final standings' line alone
