@@ -29,6 +29,7 @@ Display = tuple[int, str]  # (seat mask, text): 0 is the centre display
 # A Store method called by name: the store thread's `call` in the controller, the Store's
 # own methods in `mjtable session show` without a controller.
 StoreCall = Callable[..., Awaitable]
+SessionGames = Sequence[tuple[Game, Mapping[int, dict]]]
 
 
 async def chosen_session(call: StoreCall, session_id: int | None) -> Session:
@@ -45,14 +46,22 @@ async def chosen_session(call: StoreCall, session_id: int | None) -> Session:
     return known[session_id]
 
 
-async def session_report(call: StoreCall, session: Session) -> dict:
+async def session_games(call: StoreCall, session_id: int) -> SessionGames:
+    """The session's games, oldest first, each with its players (seat -> player)."""
+    return [(g, await call("players", g.id)) for g in await call("games", session_id=session_id)]
+
+
+def totals_of(games: SessionGames) -> list[PlayerTotal]:
+    return running_totals((players, game.final) for game, players in games)
+
+
+def session_report(session: Session, games: SessionGames) -> dict:
     """The reply of `session_show`: the session, each of its games (``counted`` or not,
     and why not by its ``status`` and ``players``), and the running totals."""
-    games = [(g, await call("players", g.id)) for g in await call("games", session_id=session.id)]
     return {
         "session": {**_session_fields(session), "ended_at": session.ended_at, "games": len(games)},
         "games": [_game_line(game, players) for game, players in games],
-        "totals": [t.to_dict() for t in running_totals((players, g.final) for g, players in games)],
+        "totals": [t.to_dict() for t in totals_of(games)],
     }
 
 
@@ -131,7 +140,7 @@ class ClubSessions:
             self.open, self.games = None, 0
         log.info("session %d%s ended", session.id, _called(session))
         self.c.publish("session_ended", session={**_session_fields(session), "ended_at": session.ended_at})
-        return await session_report(db.call, session)
+        return session_report(session, await session_games(db.call, session.id))
 
     async def show(self, session: int | None = None, on_table: bool = False) -> dict:
         """The report of session ``session`` (default: the open one, else the latest);
@@ -140,10 +149,10 @@ class ClubSessions:
         chosen = await chosen_session(db.call, session)
         if on_table:
             self._check_displays()
-        report = await session_report(db.call, chosen)
+        games = await session_games(db.call, chosen.id)
         if on_table:
-            await self._show_now(db, chosen)
-        return report
+            await self._show_now(chosen, games)
+        return session_report(chosen, games)
 
     # ---- the displays ----
     async def after_game(self, game_id: int) -> list[Display]:
@@ -157,15 +166,14 @@ class ClubSessions:
             game = await db.call("game", game_id)
             if game.session_id is None or not (await db.call("session", game.session_id)).show_totals:
                 return []
-            return await self._texts(db, game.session_id, await db.call("players", game_id))
+            games = await session_games(db.call, game.session_id)
         except StoreError as exc:
             log.warning("the session's totals are not shown: %s", exc)
             return []
+        return self._texts(games, next(players for g, players in games if g.id == game_id))
 
-    async def _texts(self, db, session_id: int, players: Mapping[int, dict]) -> list[Display]:
-        games = await db.call("games", session_id=session_id)
-        totals = running_totals([(await db.call("players", g.id), g.final) for g in games])
-        return display_texts(totals, players, self.c.table.capabilities.seat_displays)
+    def _texts(self, games: SessionGames, players: Mapping[int, dict]) -> list[Display]:
+        return display_texts(totals_of(games), players, self.c.table.capabilities.seat_displays)
 
     def _check_displays(self) -> None:
         c = self.c
@@ -175,15 +183,14 @@ class ClubSessions:
         if not c.table.connected or c.table.capabilities is None:
             raise Refusal("not_allowed", "the table is not connected")
 
-    async def _show_now(self, db, session: Session) -> None:
+    async def _show_now(self, session: Session, games: SessionGames) -> None:
         """On the seats of the session's latest game with named players."""
-        games = await db.call("games", session_id=session.id)
-        seated = [p for p in [await db.call("players", g.id) for g in reversed(games)] if p]
+        seated = [players for _, players in reversed(games) if players]
         if not seated:
             raise Refusal("not_allowed", f"session {session.id} has no game with named players: "
                                          f"no totals to show")
         try:
-            for seats, text in await self._texts(db, session.id, seated[0]):
+            for seats, text in self._texts(games, seated[0]):
                 await self.c.table.show_text(text, seats=seats)
         except TableError as exc:
             raise Refusal("not_allowed", f"the table: {exc}") from None
@@ -199,6 +206,7 @@ class ClubSessions:
             return await self._db().call(method, *args, **kwargs)
         except StoreError as exc:
             raise Refusal("store_failed", f"{exc}; nothing changed") from None
+
 
 def _called(session: Session) -> str:
     return f" ({session.name})" if session.name else ""

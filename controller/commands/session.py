@@ -13,7 +13,7 @@ import argparse
 import asyncio
 import json
 
-from controller.club_sessions import chosen_session, session_report
+from controller.club_sessions import chosen_session, session_games, session_report
 from controller.client import Client, ClientError, RequestError
 from controller.commands.client import CommandError, add_connection_options, answer, database_path
 from controller.errors import Refusal
@@ -89,7 +89,8 @@ def _from_database(args: argparse.Namespace) -> dict:
                 return getattr(store, method)(*values, **named)
 
             async def report() -> dict:
-                return await session_report(call, await chosen_session(call, args.session))
+                session = await chosen_session(call, args.session)
+                return session_report(session, await session_games(call, session.id))
             return asyncio.run(report())
     except StoreError as exc:
         raise CommandError(str(exc)) from None
