@@ -20,6 +20,7 @@ from firmware_protocol.codes import Code
 from controller.errors import Refusal
 from controller.controller import Controller
 from controller.faults import remedy
+from controller.game_record import standings_text
 from controller.maintenance import Maintenance
 
 log = logging.getLogger("mjtable.service")
@@ -48,7 +49,8 @@ class Service:
     async def _play(self) -> None:
         try:
             standings = await self.controller.play()
-            log.info("game over: final scores %s", list(standings.final_scores))
+            log.info("game over: final scores %s; %s", list(standings.final_scores),
+                     standings_text(standings.ranks, self.controller.players))
         except asyncio.CancelledError:
             raise
         except Exception as exc:

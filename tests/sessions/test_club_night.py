@@ -12,7 +12,7 @@ import signal
 import pytest
 
 from ..e2e.e2e_harness import PROFILES, REPO, SPEED, Processes, TableSession, mjtable, ron, start_sim, wait_for
-from ..e2e.e2e_harness import wait_until_serving
+from ..e2e.e2e_harness import stderr_of, wait_until_serving
 from ..support.folders import short_folder
 
 PLAYERS = ("Ann:EMA=04010001", "Bo", "Cy:CLUB=17", "Di")
@@ -154,6 +154,9 @@ def test_status_the_words_and_the_seat_displays_show_the_session(night):
     assert final_line == "final: " + " · ".join(
         f"{rank} {names[seat]} {FINAL['final_scores'][seat]:+d}" for rank, seat in sorted(
             (rank, seat) for seat, rank in enumerate(FINAL["ranks"])))
+    by_place = " ".join(f"{rank} {names[seat]}" for rank, seat in sorted(
+        (rank, seat) for seat, rank in enumerate(FINAL["ranks"])))
+    assert f"game over: final scores {FINAL['final_scores']}; final {by_place}\n" in stderr_of(session.run)
     out = session.ok("session", "show").splitlines()
     assert out[0].startswith("session 1 (Friday club) · started ") and out[0].endswith(" · open · 4 game(s)")
     rows = [line.split() for line in out if line[:1].isdigit()]
