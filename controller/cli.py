@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "retry": "controller.commands.client",
     "abandon": "controller.commands.client",
     "journal": "controller.commands.journal",
+    "schedule": "controller.commands.schedule",
+    "export": "controller.commands.export",
     "check-store": "controller.commands.check_store",
     "maintenance": "controller.commands.maintenance",
     "demo": "controller.commands.demo",

@@ -3,9 +3,10 @@
 The controller stores each hand's record (exactly :data:`HAND_KEYS`) with
 ``Store.commit_hand``; this module reads the records back, in that key order, and
 writes them as JSON lines or CSV. A finished game ends with one ``{"final": true, ...}``
-object. A game with named players begins with one ``{"seating": "draw"|"as-given",
-"players": [...]}`` object (each seat's player, or null for an empty side), and each
-record after it carries ``players``, the name at each seat.
+object. A game with named players begins with one ``{"seating": "draw"|"as-given"|"schedule",
+"players": [...]}`` object (each seat's player, or null for an empty side; a game of a
+tournament round adds its ``round`` and ``table``), and each record after it carries
+``players``, the name at each seat.
 """
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
         return records
     seats = range(max([max(players) + 1] + [len(r["scores"] or ()) for r in records]))
     names = [players[s]["name"] if s in players else None for s in seats]
-    return [{"seating": game.seating, "players": [players.get(s) for s in seats]},
+    place = {"round": game.round, "table": game.table} if game.round is not None else {}
+    return [{"seating": game.seating, **place, "players": [players.get(s) for s in seats]},
             *({**r, "players": names} for r in records)]
 
 
@@ -57,6 +59,7 @@ def _columns(records: list[dict]) -> list[str]:
     seats = max((len(r.get("scores") or r.get("players") or []) for r in records), default=4)
     named = any("players" in r for r in records)
     columns = [k for k in HAND_KEYS if k not in _PER_SEAT] + (["seating"] if named else [])
+    columns += [k for k in ("round", "table") if any(k in r for r in records)]
     columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats) if named or k != "players"]
     return columns
 

@@ -62,7 +62,7 @@ class Schedule:
     def to_request(self) -> dict:
         """The ``schedule_import`` op's arguments (docs/API.md)."""
         return {"players": [{"number": n, **p.to_dict()} for n, p in sorted(self.roster.items())],
-                "tables": [{"round": t.round, "table": t.table, "seats": list(t.numbers)} for t in self.tables]}
+                "tables": [[t.round, t.table, *t.numbers] for t in self.tables]}
 
 
 @dataclass(frozen=True)
@@ -203,14 +203,12 @@ def from_request(players: list, tables: list) -> Schedule:
             player_rows.append((f"players[{i}]", p["number"], {k: v for k, v in p.items() if k != "number"}))
         else:
             problems.append(f'players[{i}]: a player is an object with a "number" (1-{MAX_NUMBER}) and a "name"')
-    for i, t in enumerate(tables):
-        seats = t.get("seats") if isinstance(t, dict) else None
-        if (isinstance(seats, list) and len(seats) in (3, 4) and all(map(_is_number, seats))
-                and _is_number(t.get("round")) and _is_number(t.get("table"))):
-            table_rows.append((f"tables[{i}]", t["round"], t["table"], tuple(seats)))
+    for i, t in enumerate(tables):  # as schedule.csv's rows: compact, a big tournament fits one request
+        if isinstance(t, list) and len(t) in (5, 6) and all(map(_is_number, t)):
+            table_rows.append((f"tables[{i}]", t[0], t[1], tuple(t[2:])))
         else:
-            problems.append(f'tables[{i}]: a table is an object with a "round", a "table" and "seats" (3 or 4 '
-                            f'player numbers, East first), each number 1-{MAX_NUMBER}')
+            problems.append(f"tables[{i}]: a table is [round, table, east, south, west, north] (north left out "
+                            f"at a three-player table), each a number 1-{MAX_NUMBER}")
     return _checked(player_rows, table_rows, "players", problems)
 
 
@@ -295,15 +293,18 @@ def _who(number: int, roster: dict[int, Player]) -> str:
 # -- messages ---------------------------------------------------------------------------------
 
 
-def spans(numbers: Iterable[int]) -> str:
-    """``1-6`` or ``1-3, 5``: a few numbers for a message."""
+def spans(numbers: Iterable[int], what: str = "") -> str:
+    """``1-6`` or ``1-3, 5``: a few numbers for a message; ``what`` before them, plural
+    when there are several (``rounds 1-3``, ``round 2``)."""
     runs: list[list[int]] = []
     for n in sorted(set(numbers)):
         if runs and n == runs[-1][1] + 1:
             runs[-1][1] = n
         else:
             runs.append([n, n])
-    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+    several = len(runs) > 1 or runs[0][0] != runs[0][1]
+    return f"{what}{'s' if several else ''} {text}" if what else text
 
 
 def not_scheduled(rounds: dict[int, list[int]], round_: int, table: int) -> str:
@@ -311,8 +312,8 @@ def not_scheduled(rounds: dict[int, list[int]], round_: int, table: int) -> str:
     if not rounds:
         return "no schedule is imported: `mjtable schedule import --players PLAYERS.csv SCHEDULE.csv` first"
     if round_ not in rounds:
-        return f"the schedule has no round {round_} (it has rounds {spans(rounds)})"
-    return f"the schedule seats tables {spans(rounds[round_])} in round {round_}, not table {table}"
+        return f"the schedule has no round {round_} (it has {spans(rounds, 'round')})"
+    return f"the schedule seats {spans(rounds[round_], 'table')} in round {round_}, not table {table}"
 
 
 def import_warnings(schedule: Schedule, table: int | None) -> list[str]:
@@ -321,6 +322,6 @@ def import_warnings(schedule: Schedule, table: int | None) -> list[str]:
         return ["this table has no number (table.number in the table config): `mjtable start --round N` "
                 "needs it to find its seats"]
     if not schedule.rounds_at(table):
-        return [f"the schedule never seats table {table} (it seats tables "
-                f"{spans(t.table for t in schedule.tables)}): check table.number in the table config"]
+        return [f"the schedule never seats table {table} (it seats {spans((t.table for t in schedule.tables), 'table')}): "
+                f"check table.number in the table config"]
     return []
