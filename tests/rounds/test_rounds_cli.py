@@ -8,7 +8,9 @@ the schedule cannot seat are refused with a clear message, nothing changed."""
 import csv
 import io
 import json
+import re
 import signal
+from pathlib import Path
 
 import pytest
 
@@ -18,26 +20,21 @@ from ..e2e.e2e_harness import PROFILES, SPEED, Processes, TableSession, mjtable,
 from ..support.folders import short_folder
 
 TABLE = 7
-PLAYERS_CSV = """number, name, ema_id, club_id
-1, Ann, 04010001,
-2, Bo, , C2
-3, Cy, 04020003,
-4, Di, ,
-5, Ed, ,
-6, Fay, 04030006,
-7, Gus, ,
-8, Hal, ,
-"""
-# Table 7 seats Ann, Bo, Cy, Di in round 1 and Fay, Cy, Hal, Ann in round 2; round 3 only tables 1-2.
-SCHEDULE_CSV = """Round,Table,East,South,West,North
+TOURNAMENT_MD = Path(__file__).resolve().parents[2] / "docs" / "TOURNAMENT.md"
 
-1, 6, 5, 6, 7, 8
-1, 7, 1, 2, 3, 4
-2, 6, 2, 4, 5, 7
-2, 7, 6, 3, 8, 1
-3, 1, 1, 3, 5, 7
-3, 2, 2, 4, 6, 8
-"""
+
+def doc_block(first_line: str) -> str:
+    """The fenced block of docs/TOURNAMENT.md that begins with ``first_line``: the test
+    imports the files the page shows and expects the output it shows."""
+    blocks = re.findall(r"^```[a-z]*\n(.*?)^```$", TOURNAMENT_MD.read_text(), re.S | re.M)
+    found = [b for b in blocks if b.startswith(first_line)]
+    assert len(found) == 1, f"docs/TOURNAMENT.md has {len(found)} blocks beginning {first_line!r}"
+    return found[0]
+
+
+# Table 7 seats Ann, Bo, Cy, Di in round 1 and Fay, Cy, Hal, Ann in round 2; round 3 only tables 1-2.
+PLAYERS_CSV = doc_block("number,name,ema_id,club_id\n")
+SCHEDULE_CSV = doc_block("round,table,east,south,west,north\n")
 ROUND_2 = [("Fay", "East"), ("Cy", "South"), ("Hal", "West"), ("Ann", "North")]  # seats 0-3
 # The game (the results as `mjtable result` sends them): E1 (dealer seat 0) Cy (seat 1) ron on
 # Hal (seat 2), 3 han 40 fu: 5,200; E2 (dealer seat 1) Ann (seat 3) ron on Fay (seat 0), 2 han
@@ -140,10 +137,13 @@ def _import(session: NumberedTable, schedule) -> object:
 
 
 def _bad_import(session: NumberedTable, folder) -> dict:
-    """Files with a problem each, imported over the good schedule; then what is stored."""
-    (folder / "bad.csv").write_text(SCHEDULE_CSV + "4, 7, 1, 2, 3, 99\n4, 6, 5, 5, 6, 7\n4, 1, 8, 2, 4,\n"
-                                    "1, 7, 1, 2, 3, 4\n")
-    refused = session.cli("schedule", "import", "--players", str(folder / "players.csv"), str(folder / "bad.csv"))
+    """docs/TOURNAMENT.md's refused files, imported over the good schedule; then what is stored."""
+    bad = folder / "bad"
+    bad.mkdir()
+    (bad / "players.csv").write_text(PLAYERS_CSV + doc_block("9,ann,"))
+    (bad / "schedule.csv").write_text(SCHEDULE_CSV + doc_block("4,7,"))
+    refused = mjtable("schedule", "import", "--players", "players.csv", "schedule.csv", "--socket", str(session.socket),
+                      cwd=bad)
     unread = session.cli("schedule", "import", "--players", str(folder / "players.csv"), str(folder / "missing.csv"))
     api = None
     try:
@@ -158,17 +158,16 @@ def test_the_import_says_what_it_took_and_where_this_table_plays(tournament):
     _, seen = tournament
     imported = seen["imported"]
     assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.strip() == doc_block("mjtable schedule import --players").splitlines()[1]
     assert imported.stdout.strip() == "imported 8 players, rounds 1-3; table 7 plays in rounds 1-2"
     assert imported.stderr == ""
 
 
 def test_schedule_show_lists_a_rounds_tables(tournament):
     _, seen = tournament
-    assert seen["shown"].splitlines() == [
-        "round 2 table 6: East Bo (2, club C2) · South Di (4) · West Ed (5) · North Gus (7)",
-        "round 2 table 7: East Fay (6, EMA 04030006) · South Cy (3, EMA 04020003) · West Hal (8) · "
-        "North Ann (1, EMA 04010001)",
-    ]
+    assert seen["shown"] == doc_block("round 2 table 6:")
+    assert seen["shown"].splitlines()[1] == ("round 2 table 7: East Fay (6, EMA 04030006) · South Cy (3, EMA 04020003) "
+                                             "· West Hal (8) · North Ann (1, EMA 04010001)")
 
 
 def test_a_bad_schedule_is_refused_with_every_problem_and_nothing_changes(tournament):
@@ -176,14 +175,12 @@ def test_a_bad_schedule_is_refused_with_every_problem_and_nothing_changes(tourna
     bad = seen["bad_import"]
     refused = bad["refused"]
     assert refused.returncode == 2
-    lines = refused.stderr.splitlines()
-    assert lines[0] == "mjtable schedule import: the schedule is refused, nothing changed:"
-    path = lines[1].split(":")[0].strip()
-    assert [line.strip().removeprefix(path) for line in lines[1:]] == [
-        ":9: unknown player number 99: " + path.replace("bad.csv", "players.csv") + " has no such player",
-        ":10: player 5 (Ed) sits twice at table 6 in round 4",
-        ":11: player 2 (Bo) sits at table 1 and at table 7 (" + path + ":9) in round 4",
-        ":12: round 1 table 7 is given twice (first at " + path + ":4)",
+    assert refused.stderr == doc_block("mjtable schedule import: the schedule is refused")
+    assert refused.stderr.splitlines()[3:] == [
+        "  schedule.csv:8: unknown player number 99: players.csv has no such player",
+        "  schedule.csv:9: player 5 (Ed) sits twice at table 6 in round 4",
+        "  schedule.csv:10: player 2 (Bo) sits at table 1 and at table 7 (schedule.csv:8) in round 4",
+        "  schedule.csv:11: round 1 table 7 is given twice (first at schedule.csv:3)",
     ]
     assert bad["unread"].returncode == 2 and "missing.csv: cannot read it: No such file or directory" in \
         bad["unread"].stderr
@@ -198,6 +195,7 @@ def test_a_schedule_without_this_table_is_taken_with_a_warning(tournament):
     elsewhere = seen["elsewhere"]
     assert elsewhere.returncode == 0
     assert elsewhere.stdout.strip() == "imported 8 players, round 1"
+    assert elsewhere.stderr == doc_block("mjtable schedule import: warning:")
     assert elsewhere.stderr.strip() == ("mjtable schedule import: warning: the schedule never seats table 7 (it seats "
                                         "tables 1-2): check table.number in the table config")
 
@@ -236,8 +234,8 @@ def test_status_shows_the_expected_seats_with_the_round_and_table(tournament):
     assert [(p["seat"], p["name"]) for p in started["seat_players"]] == [
         (seat, name) for seat, (name, _) in enumerate(ROUND_2)]
     assert started["seat_players"][3] == {"seat": 3, "name": "Ann", "ema_id": "04010001"}
-    assert "seats of round 2 at table 7, from the schedule" in seen["status_text"]
-    assert "  seat 0  East   " in seen["status_text"] and seen["status_text"].count("Fay") == 1
+    assert doc_block("  seat 0  East") in seen["status_text"]
+    assert "  seats of round 2 at table 7, from the schedule" in seen["status_text"].splitlines()
     resumed = seen["resumed"]
     assert (resumed["round"], resumed["table"], resumed["seat_players"]) == (2, 7, started["seat_players"])
 
@@ -245,6 +243,7 @@ def test_status_shows_the_expected_seats_with_the_round_and_table(tournament):
 def test_the_journal_records_the_schedules_seating(tournament):
     _, seen = tournament
     journal = seen["journal"]
+    assert journal[0] == json.loads(doc_block('{"seating": "schedule"'))
     assert journal[0] == {"seating": "schedule", "round": 2, "table": 7, "players": [
         {"name": "Fay", "ema_id": "04030006"}, {"name": "Cy", "ema_id": "04020003"}, {"name": "Hal"},
         {"name": "Ann", "ema_id": "04010001"}]}
@@ -265,6 +264,7 @@ def test_export_ema_gives_the_rounds_results_by_position(tournament):
         {"round": "2", "table": "7", "position": "4", "name": "Hal", "ema_id": "", "table_points": "-20200",
          "score": "24800"},
     ]
+    assert seen["exports"]["ema"] == doc_block("round,table,position,")
     assert seen["ema_file"] == seen["exports"]["ema"]
     assert seen["no_round_1"].returncode == 1
     assert seen["no_round_1"].stderr.strip() == "mjtable export ema: no game of round 1 in " + str(
@@ -273,6 +273,7 @@ def test_export_ema_gives_the_rounds_results_by_position(tournament):
 
 def test_export_players_gives_a_row_per_player_and_game(tournament):
     _, seen = tournament
+    assert seen["exports"]["players"] == doc_block("name,ema_id,club_id,game,")
     rows = _csv(seen["exports"]["players"])
     game = rows[0]["game"]
     common = {"game": game, "status": "finished", "round": "2", "table": "7", "session": "", "club_id": ""}
