@@ -13,6 +13,7 @@ import json
 import sys
 
 from controller import schedule as S
+from controller.api import MAX_MESSAGE
 from controller.commands.client import CommandError, add_connection_options, add_database_options, answer, \
     database_path
 from controller.store import Store, StoreError
@@ -46,8 +47,14 @@ def _import(args: argparse.Namespace) -> int:
         print("mjtable schedule import: the schedule is refused, nothing changed:", file=sys.stderr)
         print("\n".join(f"  {p}" for p in exc.problems), file=sys.stderr)
         return 2
+    request = schedule.to_request()
+    size = len(json.dumps({"op": "schedule_import", **request}, separators=(",", ":")).encode())
+    if size > MAX_MESSAGE:
+        print(f"mjtable schedule import: the schedule takes {size // 1024} KB, more than the control API takes in "
+              f"one request ({MAX_MESSAGE // 1024} KB); nothing changed", file=sys.stderr)
+        return 2
     args.command = "schedule import"  # how `answer` names the command in its messages
-    reply = answer(args, lambda client: client.request("schedule_import", **schedule.to_request()))
+    reply = answer(args, lambda client: client.request("schedule_import", **request))
     if reply is None:
         return 1
     for warning in reply.get("warnings", []):

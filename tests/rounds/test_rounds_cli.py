@@ -294,3 +294,16 @@ def test_export_journal_is_the_journal_with_each_records_game(tournament):
     exported = [json.loads(line) for line in seen["exports"]["journal"].splitlines()]
     game = int(_csv(seen["exports"]["players"])[0]["game"])
     assert exported == [{"game": game, **record} for record in seen["journal"]]
+
+
+def test_a_schedule_too_big_for_one_request_is_refused_before_sending(tmp_path):
+    players = "number,name\n" + "".join(f"{n},Player {n}\n" for n in range(1, 4001))
+    rounds = "round,table,east,south,west,north\n" + "".join(
+        f"{r},{t},{4 * t - 3},{4 * t - 2},{4 * t - 1},{4 * t}\n" for r in range(1, 3) for t in range(1, 1001))
+    (tmp_path / "players.csv").write_text(players)
+    (tmp_path / "schedule.csv").write_text(rounds)
+    done = mjtable("schedule", "import", "--players", str(tmp_path / "players.csv"), str(tmp_path / "schedule.csv"),
+                   "--socket", str(tmp_path / "no.sock"))
+    assert done.returncode == 2
+    assert done.stderr.startswith("mjtable schedule import: the schedule takes 1") and \
+        "more than the control API takes in one request (64 KB); nothing changed" in done.stderr
