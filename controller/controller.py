@@ -152,7 +152,7 @@ class Controller:
                 self.game_id = await self.db.call(
                     "new_game", self.ruleset_name, dataclasses.asdict(self.rules), state.to_dict(),
                     players={seat: p.to_dict() for seat, p in seated.items()}, seating=seating,
-                    round=place and place.round, table=place and place.table)
+                    round=place.round if place else None, table=place.table if place else None)
             except StoreError as exc:
                 raise Refusal("store_failed", f"{exc}; no game was started") from None
         if seating == "draw":

@@ -106,7 +106,7 @@ class Service:
         place = None
         if round is not None:
             seated, dealer, seating, place = await self._round_seating(round, rules[0], players, seating, dealer)
-            # (a round's time limit is set here, from the rule set)
+            # A round's game runs under the rule set's time limit: it is set here.
         else:
             seated = P.check_players(players, rules[0].seats) if players is not None else []
         seating = seating or "as-given"
@@ -134,9 +134,13 @@ class Service:
             raise Refusal("not_allowed", "this table has no number: set table.number in the table config "
                                          "to take its seats from the schedule")
         db = self._database()
-        found = await db.call("schedule", round_, self.table_number)
+        try:
+            found = await db.call("schedule", round_, self.table_number)
+            rounds = {} if found else await db.call("schedule_rounds")
+        except StoreError as exc:
+            raise Refusal("store_failed", f"{exc}; no game was started") from None
         if not found:
-            raise Refusal("not_allowed", S.not_scheduled(await db.call("schedule_rounds"), round_, self.table_number))
+            raise Refusal("not_allowed", S.not_scheduled(rounds, round_, self.table_number))
         if sorted(found) != list(range(len(rules.seats))):
             raise Refusal("not_allowed", f"the schedule seats {len(found)} players at table {self.table_number} in "
                                          f"round {round_}; rule set {rules.name} seats {len(rules.seats)}")
@@ -160,7 +164,7 @@ class Service:
         except StoreError as exc:
             raise Refusal("store_failed", f"{exc}; the schedule stored before is kept") from None
         return {"players": len(roster), "rounds": sorted({t.round for t in schedule.tables}),
-                "table": self.table_number, "rounds_here": schedule.rounds_at(self.table_number or 0),
+                "table": self.table_number, "rounds_here": schedule.rounds_at(self.table_number) if self.table_number else [],
                 "warnings": S.import_warnings(schedule, self.table_number)}
 
     def _named_ruleset(self, name: str) -> tuple[R.RuleSet, str]:
