@@ -82,6 +82,8 @@ OPS: dict[str, dict[str, Arg]] = {
                        'a list of player objects ({"name": ..., "ema_id": ..., "club_id": ...}), in seat order',
                        required=False),
         "seating": Arg(lambda v: v in SEATINGS, " or ".join(f'"{s}"' for s in SEATINGS), required=False),
+        "round": Arg(lambda v: _is_int(v) and v >= 1, "a round of the imported schedule (an integer from 1)",
+                     required=False),
     },
     "result": {
         "hand": Arg(lambda v: _is_int(v) and v >= 0, "the seq of the hand in play (an integer, from status)"),
@@ -97,6 +99,11 @@ OPS: dict[str, dict[str, Arg]] = {
     "retry": {},
     "abandon": {},
     "subscribe": {},
+    # a tournament's schedule (docs/TOURNAMENT.md); its content is checked by controller/schedule.py
+    "schedule_import": {
+        "players": Arg(lambda v: isinstance(v, list), 'a list of players ({"number": ..., "name": ..., ...})'),
+        "tables": Arg(lambda v: isinstance(v, list), "a list of tables, each [round, table, east, south, west, north]"),
+    },
     # maintenance (protocol 1.1 tables; docs/MAINTENANCE.md)
     "counters": {},
     "record_service": {},

@@ -27,6 +27,8 @@ COMMANDS: dict[str, str] = {
     "abandon": "controller.commands.client",
     "journal": "controller.commands.journal",
     "session": "controller.commands.session",
+    "schedule": "controller.commands.schedule",
+    "export": "controller.commands.export",
     "check-store": "controller.commands.check_store",
     "maintenance": "controller.commands.maintenance",
     "demo": "controller.commands.demo",

@@ -20,6 +20,7 @@ from yaml.nodes import MappingNode, ScalarNode
 
 from controller.capabilities import Capabilities, cannot_play
 from controller.rules.ruleset import RuleSet, load_ruleset
+from controller.schedule import MAX_NUMBER
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import file_problem
 from mjtable_config.schema import (ConfigError, Context, Issue, Problems, Record, Str, compose, read_text, shape,
@@ -65,6 +66,8 @@ class TableConfig:
     # a seat, or "draw" (the table draws lots)
     starting_dealer: int | str = field(default="draw", metadata=spec(key="game.starting_dealer", min=0, max=3,
                                                                      choices=("draw",)))
+    # this table's number in a tournament's schedule (`mjtable start --round N`); none: not in one
+    table_number: int | None = field(default=None, metadata=spec(key="table.number", min=1, max=MAX_NUMBER))
 
     def problems(self) -> Problems:
         dealer, seats = self.starting_dealer, self.ruleset.seats
@@ -74,7 +77,8 @@ class TableConfig:
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
-                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}")
+                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}"
+                + (f", table number {self.table_number}" if self.table_number is not None else ""))
 
 
 def find_table_config(given: str | Path | None = None) -> Path:

@@ -34,6 +34,7 @@ from controller.machine import TableMachine
 from controller.players import Player, as_list, seat_players
 from controller.recovery import Recovery
 from controller.results import Results
+from controller.schedule import RoundTable
 from controller.settings import Settings
 from controller.setup import Setup
 from controller.snapshot import snapshot
@@ -73,7 +74,8 @@ class Controller:
         self._listeners: list[Callable[[dict], None]] = []
         self.opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
         self.players: dict[int, Player] = {}  # seat -> player; {} while anonymous
-        self.seating = "as-given"  # or "draw": the table drew the seats
+        self.seating = "as-given"  # or "draw": the table drew the seats; "schedule": a tournament round's
+        self.place: RoundTable | None = None  # the round and table of a scheduled game
         self.background = Background()
         self.recovery = Recovery(self)
         self.work = TableWork(self)
@@ -132,8 +134,10 @@ class Controller:
         raise Refusal("not_allowed", f"the controller is still connecting to the table (state {self.sm.state}); "
                                      "try again when it is ready")
 
-    async def new_game(self, dealer: int | str = 0, players: Sequence[Player] = (), seating: str = "as-given") -> None:
-        """Begin a game, with its players (checked, in seat order) seated as given or drawn.
+    async def new_game(self, dealer: int | str = 0, players: Sequence[Player] = (), seating: str = "as-given",
+                       place: RoundTable | None = None) -> None:
+        """Begin a game, with its players (checked, in seat order) seated as given or drawn,
+        or as a tournament round's schedule seats them (``place``).
         Its table work (a drawn dealer's text, the players' seats, the wind marker) runs in
         `play`, so that whoever starts the game is answered without waiting on the table."""
         self.check_start()
@@ -141,25 +145,29 @@ class Controller:
         if dealer == "draw":
             dealer = self._rng.choice(self.rules.seats)
             self.opening_text = f"East: seat {dealer}"
+        elif place is not None:  # with each seat's player and wind: the wrong-seat check
+            self.opening_text = place.text()
         seated = seat_players(players, self.rules.seats, seating, self._rng)
         state = R.new_game(self.rules, dealer=dealer)
         if self.db is not None:  # first: a game the store refused is not started at all
             try:
                 self.game_id = await self.db.call(
                     "new_game", self.ruleset_name, dataclasses.asdict(self.rules), state.to_dict(),
-                    players={seat: p.to_dict() for seat, p in seated.items()}, seating=seating)
+                    players={seat: p.to_dict() for seat, p in seated.items()}, seating=seating,
+                    round=place.round if place else None, table=place.table if place else None)
             except StoreError as exc:
                 raise Refusal("store_failed", f"{exc}; no game was started") from None
         if seating == "draw":
             log.info("seats drawn: %s", ", ".join(f"seat {s} {p.name}" for s, p in seated.items()))
-        self.players, self.seating = seated, seating
+        self.players, self.seating, self.place = seated, seating, place
         self.state = state
         self.settled = 0
         self.results_so_far, self.results.stored = [], None
         self.hand = None
         self.standings = None
         self.trigger("start_game")
-        self.publish("game_started", dealer=dealer, seating=seating, players=as_list(seated))
+        self.publish("game_started", dealer=dealer, seating=seating, players=as_list(seated),
+                     **({"round": place.round, "table": place.table} if place else {}))
 
     async def play(self) -> R.Standings:
         """Run hands until the game is over; return the final standings."""

@@ -21,6 +21,7 @@ from controller.faults import StoreFailed
 from controller.hand import Hand
 from controller.players import Player
 from controller.replay import disagreement
+from controller.schedule import RoundTable
 from controller.store import StoreError
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ class GameRecord:
         c = self.c
         game, hands, c.players = stored
         c.seating = game.seating
+        c.place = RoundTable(game.round, game.table) if game.round is not None else None
         c.game_id = game.id
         c.state = R.GameState.from_dict(game.state)
         c.settled = len(hands)

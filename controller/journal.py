@@ -3,10 +3,10 @@
 The controller stores each hand's record (exactly :data:`HAND_KEYS`) with
 ``Store.commit_hand``; this module reads the records back, in that key order, and
 writes them as JSON lines or CSV. A finished game ends with one ``{"final": true, ...}``
-object. A game with named players begins with one ``{"seating": "draw"|"as-given",
+object. A game with named players begins with one ``{"seating": "draw"|"as-given"|"schedule",
 "players": [...]}`` object (each seat's player, or null for an empty side), and each
 record after it carries ``players``, the name at each seat. A game of a club session
-(or of a tournament round) has ``session`` (``round``) on its first record.
+has ``session`` on its first record, one of a tournament round its ``round`` and ``table``.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ HAND_KEYS = (
     "dora_indicators", "result", "payments", "scores", "riichi_sticks_after",
 )
 FINAL_KEYS = ("scores", "final_scores", "ranks")
-GAME_KEYS = ("session", "round")  # on the first record, when the game has them
+GAME_KEYS = ("session", "round", "table")  # on the first record, when the game has them
 
 
 def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
@@ -43,8 +43,8 @@ def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
 
 
 def _with_game_keys(records: list[dict], game) -> list[dict]:
-    """The game's session and round (when it has them) on its first record."""
-    keys = {k: v for k, v in zip(GAME_KEYS, (game.session_id, game.round)) if v is not None}
+    """The game's session, round and table (when it has them) on its first record."""
+    keys = {k: v for k, v in zip(GAME_KEYS, (game.session_id, game.round, game.table)) if v is not None}
     if not keys or not records:
         return records
     return [{**records[0], **keys}, *records[1:]]
@@ -60,7 +60,7 @@ def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
 # space-separated ("3 5", "2:5 2:4" = seat:stack); the result is its JSON text.
 # A game with players adds players_0 ... (the name; on the first row, hand "seating", each
 # player as `mjtable start --players` takes it: "Ann:EMA=04010001") and a seating column;
-# a game of a session (a round) a session (round) column, filled on the first row.
+# a game of a session (a round) a session (round and table) column, filled on the first row.
 _PER_SEAT = ("payments", "scores", "final_scores", "ranks", "players")
 
 

@@ -58,7 +58,7 @@ def check_players(given: Sequence, seats: Sequence[int]) -> list[Player]:
     naming the first problem."""
     if len(given) != len(seats):
         raise Refusal("bad_request", f"this rule set seats {len(seats)} players; {len(given)} given")
-    players = [_player(p) for p in given]
+    players = [check_player(p) for p in given]
     seen: set[str] = set()
     for p in players:
         if p.name.casefold() in seen:  # "ann" and "Ann" are one person to a reader of the journal
@@ -76,7 +76,8 @@ def check_players(given: Sequence, seats: Sequence[int]) -> list[Player]:
     return players
 
 
-def _player(data) -> Player:
+def check_player(data) -> Player:
+    """One API player object as a Player; Refusal (bad_request) naming what is wrong."""
     if not isinstance(data, dict) or not isinstance(data.get("name"), str):
         raise Refusal("bad_request", 'a player is an object with a "name" (a string)')
     unknown = set(data) - {"name", "ema_id", "club_id"}

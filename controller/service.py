@@ -15,6 +15,7 @@ from typing import Any
 
 from controller import players as P
 from controller import rules as R
+from controller import schedule as S
 from firmware_protocol.codes import Code
 
 from controller.errors import Refusal
@@ -22,15 +23,18 @@ from controller.controller import Controller
 from controller.faults import remedy
 from controller.game_record import standings_text
 from controller.maintenance import Maintenance
+from controller.store import StoreError
 
 log = logging.getLogger("mjtable.service")
 
 
 class Service:
-    def __init__(self, controller: Controller, *, starting_dealer: int | str = 0, rulesets: Path | None = None) -> None:
+    def __init__(self, controller: Controller, *, starting_dealer: int | str = 0, rulesets: Path | None = None,
+                 table_number: int | None = None) -> None:
         self.controller = controller
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
+        self.table_number = table_number  # in a tournament's schedule (table.number); None: not in one
         self._game: asyncio.Task | None = None
         self.maintenance = Maintenance(controller)
         controller.subscribe(self._on_event)
@@ -93,7 +97,7 @@ class Service:
         return {**self.controller.snapshot(), "sticks": self.controller.sticks.status()}
 
     async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None,
-                        players: list | None = None, seating: str = "as-given") -> dict:
+                        players: list | None = None, seating: str | None = None, round: int | None = None) -> dict:
         c = self.controller
         c.check_start()
         self.maintenance.refuse_game()
@@ -102,7 +106,13 @@ class Service:
         else:
             rules = (c.rules, c.ruleset_name) if ruleset == c.ruleset_name else self._named_ruleset(ruleset)
         # checked before the rule set changes: a refused start changes nothing
-        seated = P.check_players(players, rules[0].seats) if players is not None else []
+        place = None
+        if round is not None:
+            seated, dealer, seating, place = await self._round_seating(round, rules[0], players, seating, dealer)
+            # A round's game runs under the rule set's time limit: it is set here.
+        else:
+            seated = P.check_players(players, rules[0].seats) if players is not None else []
+        seating = seating or "as-given"
         if seating == "draw" and not seated:
             raise Refusal("bad_request", "seating draw needs the players: name them with players")
         if ruleset is None or ruleset != c.ruleset_name:
@@ -110,9 +120,55 @@ class Service:
         chosen = self.starting_dealer if dealer is None else dealer
         if chosen != "draw" and chosen not in c.rules.seats:
             raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
-        await c.new_game(chosen, seated, seating)
+        await c.new_game(chosen, seated, seating, place)
         self._run_game()
         return c.snapshot()
+
+    # ---- a tournament's schedule ----
+    async def _round_seating(self, round_: int, rules: R.RuleSet, players, seating, dealer):
+        """The players of this table in ``round_``, East first at the first seat (its
+        starting dealer), as the schedule seats them: (players, dealer, seating, place)."""
+        given = [name for name, value in (("players", players), ("seating", seating), ("dealer", dealer))
+                 if value is not None]
+        if given:
+            raise Refusal("bad_request", f"a round takes its seats and its East from the schedule: "
+                                         f"start it without {' and '.join(given)}")
+        if self.table_number is None:
+            raise Refusal("not_allowed", "this table has no number: set table.number in the table config "
+                                         "to take its seats from the schedule")
+        db = self._database()
+        try:
+            found = await db.call("schedule", round_, self.table_number)
+            rounds = {} if found else await db.call("schedule_rounds")
+        except StoreError as exc:
+            raise Refusal("store_failed", f"{exc}; no game was started") from None
+        if not found:
+            raise Refusal("not_allowed", S.not_scheduled(rounds, round_, self.table_number))
+        if sorted(found) != list(range(len(rules.seats))):
+            raise Refusal("not_allowed", f"the schedule seats {len(found)} players at table {self.table_number} in "
+                                         f"round {round_}; rule set {rules.name} seats {len(rules.seats)}")
+        seated = [P.Player.from_dict(found[wind]) for wind in sorted(found)]
+        return seated, rules.seats[0], "schedule", S.RoundTable(round_, self.table_number)
+
+    def _database(self):
+        if self.controller.db is None:
+            raise Refusal("not_allowed", "this controller keeps no state database, so it has no schedule")
+        return self.controller.db
+
+    async def _op_schedule_import(self, players: list, tables: list) -> dict:
+        """Replace the roster and the schedule as a whole; warns when this table is not in it."""
+        try:
+            schedule = S.from_request(players, tables)
+        except S.ScheduleError as exc:
+            raise Refusal("bad_request", "the schedule is refused:\n" + "\n".join(exc.problems)) from None
+        roster = {number: p.to_dict() for number, p in schedule.roster.items()}
+        try:
+            await self._database().call("import_schedule", roster, schedule.rows())
+        except StoreError as exc:
+            raise Refusal("store_failed", f"{exc}; the schedule stored before is kept") from None
+        return {"players": len(roster), "rounds": sorted({t.round for t in schedule.tables}),
+                "table": self.table_number, "rounds_here": schedule.rounds_at(self.table_number) if self.table_number else [],
+                "warnings": S.import_warnings(schedule, self.table_number)}
 
     def _named_ruleset(self, name: str) -> tuple[R.RuleSet, str]:
         try:

@@ -14,7 +14,8 @@ result submitted twice count once.
 
 Schema versions: 1 had games and hands; 2 adds the players and a game's seating; 3 adds
 club sessions (games grouped over an evening), a tournament's roster and schedule (who
-sits where at which table in which round; a game keeps its round) and the faults log.
+sits where at which table in which round; a game keeps its round) and the faults log; 4
+adds the table a scheduled game was played at.
 An older database is upgraded in place when it is opened, in one transaction.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 from controller.errors import MjtableError
 from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between progress calls of the full check
 MAX_PROBLEMS = 100
 
@@ -106,7 +107,11 @@ CREATE TABLE faults (
     game_id    INTEGER REFERENCES games(id)
 );
 """
-_UPGRADES = {1: _TO_2, 2: _TO_3}  # version -> the script that makes it the next
+# Version 3 -> 4: a scheduled game keeps its table's number with its round.
+_TO_4 = """
+ALTER TABLE games ADD COLUMN table_no INTEGER;
+"""
+_UPGRADES = {1: _TO_2, 2: _TO_3, 3: _TO_4}  # version -> the script that makes it the next
 
 
 class StoreError(MjtableError):
@@ -128,6 +133,7 @@ class Game:
     seating: str = "as-given"
     session_id: int | None = None
     round: int | None = None
+    table: int | None = None  # the table number, for a game of a tournament round
 
 
 @dataclass(frozen=True)
@@ -344,15 +350,15 @@ class Store:
     # -- games ---------------------------------------------------------------------
 
     _GAME_COLUMNS = ("id, ruleset, rules, state, step, hand, status, started_at, ended_at, final, seating, "
-                     "session_id, round")
+                     "session_id, round, table_no")
 
     def _game(self, row: tuple) -> Game:
-        gid, ruleset, rules, state, step, hand, status, started, ended, final, seating, session_id, round_ = row
+        gid, ruleset, rules, state, step, hand, status, started, ended, final, seating, session_id, round_, table = row
         return Game(
             id=gid, ruleset=ruleset, rules=self._load(rules), state=self._load(state), step=step,
             hand=self._load(hand), status=status, started_at=started, ended_at=ended,
             final=self._load(final) if final is not None else None, seating=seating,
-            session_id=session_id, round=round_,
+            session_id=session_id, round=round_, table=table,
         )
 
     def _load(self, text: str) -> Any:
@@ -386,20 +392,21 @@ class Store:
         return [self._game(r) for r in self._query(sql + " ORDER BY id", tuple(v for _, v in where))]
 
     def new_game(self, ruleset: str, rules: dict, state: dict, *, step: str = "", hand: dict | None = None,
-                 players: dict[int, dict] | None = None, seating: str = "as-given", round: int | None = None) -> int:
+                 players: dict[int, dict] | None = None, seating: str = "as-given", round: int | None = None,
+                 table: int | None = None) -> int:
         """Start a game, with its players (seat -> ``{"name", "ema_id", "club_id"}``, none:
-        anonymous) and its tournament round, if any; it belongs to the open session, if
-        any. Refused while another game is active (abandon or finish it first)."""
+        anonymous) and its tournament round and table, if any; it belongs to the open
+        session, if any. Refused while another game is active (abandon or finish it first)."""
         with self._transaction() as db:
             active = db.execute("SELECT id FROM games WHERE status = 'active'").fetchone()
             if active:
                 raise StoreError(f"game {active[0]} is still active; finish or abandon it before starting another")
             session = db.execute("SELECT id FROM sessions WHERE ended_at IS NULL").fetchone()
             cur = db.execute(
-                "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at, seating, session_id, round) "
-                "VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)",
+                "INSERT INTO games (ruleset, rules, state, step, hand, status, started_at, seating, session_id, round, "
+                "table_no) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?)",
                 (ruleset, _dump(rules), _dump(state), step, _dump(hand or {}), _now(), seating,
-                 session[0] if session else None, round),
+                 session[0] if session else None, round, table),
             )
             game_id = int(cur.lastrowid)
             db.executemany(

@@ -161,6 +161,8 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
                                  "(default: anonymous seats)")
         parser.add_argument("--seating", choices=SEATINGS, help="as-given (default): the players sit in the "
                             "order given; draw: the table draws their seats")
+        parser.add_argument("--round", type=int, metavar="N", help="a tournament round: the players and their "
+                            "seats (East at seat 0) from the imported schedule, at this table's table.number")
     elif name == "riichi":
         parser.add_argument("seat", type=_seat, help="the seat declaring riichi")
     elif name == "status":
@@ -200,7 +202,8 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
         hand = args.hand if args.hand is not None else _hand_in_play(client)
         return client.request("result", hand=hand, result=result)
     if op == "start":
-        fields = {"ruleset": args.ruleset, "dealer": args.dealer, "players": args.players, "seating": args.seating}
+        fields = {"ruleset": args.ruleset, "dealer": args.dealer, "players": args.players, "seating": args.seating,
+                  "round": args.round}
         return client.request("start", **{k: v for k, v in fields.items() if v is not None})
     if op == "riichi":
         return client.request("riichi", seat=args.seat)

@@ -93,7 +93,8 @@ async def serve(config, seed: int | None = None) -> int:
                         durations=durations_from(load_profile(config.profile).timings))
     controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref,
                             seed=seed)
-    service = Service(controller, starting_dealer=config.starting_dealer, rulesets=config.rulesets)
+    service = Service(controller, starting_dealer=config.starting_dealer, rulesets=config.rulesets,
+                      table_number=config.table_number)
     server = ApiServer(config.socket, service)
     try:
         await server.start()

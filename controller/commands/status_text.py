@@ -51,6 +51,8 @@ def _game_lines(status: dict) -> list[str]:
                      + (f"  {names[seat]}" if seat in names else ""))
     if status.get("seating") == "draw":
         lines.append("  seats drawn by the table")
+    if "round" in status:
+        lines.append(f"  seats of round {status['round']} at table {status.get('table')}, from the schedule")
     return lines
 
 
