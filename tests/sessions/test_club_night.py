@@ -74,7 +74,7 @@ def show(session, *args) -> dict:
     return json.loads(session.ok("session", "show", *args, "--json"))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def night():
     with short_folder("mjclub") as folder:
         procs = Processes(folder)
@@ -97,8 +97,14 @@ def night():
             procs.stop_all()
 
 
-def test_the_totals_follow_the_people_through_the_drawn_seats(night):
-    _, started, report, journals, _ = night
+def test_a_club_night_through_the_console_script(night):
+    # one test, so that the night is played once (a module's tests may run on several workers)
+    the_totals_follow_the_people_through_the_drawn_seats(*night)
+    status_the_words_and_the_seat_displays_show_the_session(*night)
+    bad_requests_exit_2_and_change_nothing_and_an_ended_session_reads_without_the_controller(*night)
+
+
+def the_totals_follow_the_people_through_the_drawn_seats(session, started, report, journals, trace):
     assert started["session"] == {"id": 1, "name": "Friday club", "show_totals": True,
                                   "started_at": started["session"]["started_at"], "games": 0}
     # the abandoned game is listed, not counted
@@ -142,8 +148,7 @@ def _seat_texts_since(trace, start: int) -> dict[int, str]:
     return texts
 
 
-def test_status_the_words_and_the_seat_displays_show_the_session(night):
-    session, _, report, _, trace = night
+def status_the_words_and_the_seat_displays_show_the_session(session, started, report, journals, trace):
     status = session.polled_status()
     assert status["session"]["id"] == 1 and status["session"]["games"] == 4
     text = session.ok("status")
@@ -171,8 +176,8 @@ def test_status_the_words_and_the_seat_displays_show_the_session(night):
     assert _seat_texts_since(trace, before) == expected
 
 
-def test_bad_requests_exit_2_and_change_nothing_and_an_ended_session_reads_without_the_controller(night):
-    session, _, report, _, _ = night
+def bad_requests_exit_2_and_change_nothing_and_an_ended_session_reads_without_the_controller(
+        session, started, report, journals, trace):
     again = session.cli("session", "start", "--name", "another")
     assert again.returncode == 2
     assert again.stderr.startswith("mjtable session: session 1 (Friday club) is open (since ")
