@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from controller.cli import main as cli_main
 from controller.client import RequestError
 
 from ..e2e.e2e_harness import PROFILES, SPEED, Processes, TableSession, mjtable, start_sim
@@ -84,7 +85,6 @@ def tournament():
             seen = {"elsewhere": _import(session, folder / "no7.csv"),
                     "imported": _import(session, folder / "schedule.csv")}
             seen["bad_import"] = _bad_import(session, folder)
-            seen["shown"] = mjtable("schedule", "show", "--round", "2", "--db", str(folder / "state.db")).stdout
             seen["refused"] = {name: _refused_start(session, args) for name, args in REFUSED_STARTS.items()}
             seen["refused_cli"] = session.cli("start", "--round", "3")
             seen["idle_after_refusals"] = session.polled_status()
@@ -106,9 +106,8 @@ def tournament():
             seen["exports"] = {kind: mjtable("export", kind, "--round", "2", *db).stdout
                                for kind in ("players", "journal")}
             out = folder / "results.csv"
-            seen["exports"]["ema"] = session.ok("export", "ema", "--round", "2", where="--config")
-            mjtable("export", "ema", "--round", "2", "--out", str(out), *db)
-            seen["ema_file"] = out.read_text()
+            seen["ema_stdout"] = session.ok("export", "ema", "--round", "2", "--out", str(out), where="--config")
+            seen["exports"]["ema"] = out.read_text()
             seen["no_round_1"] = mjtable("export", "ema", "--round", "1", *db)
             yield session, seen
         finally:
@@ -144,14 +143,13 @@ def _bad_import(session: NumberedTable, folder) -> dict:
     (bad / "schedule.csv").write_text(SCHEDULE_CSV + doc_block("4,7,"))
     refused = mjtable("schedule", "import", "--players", "players.csv", "schedule.csv", "--socket", str(session.socket),
                       cwd=bad)
-    unread = session.cli("schedule", "import", "--players", str(folder / "players.csv"), str(folder / "missing.csv"))
     api = None
     try:
         session.client.request("schedule_import", players=[{"number": 1, "name": "Ann"}], tables=[[1, 7, 1, 1, 1]])
     except RequestError as exc:
         api = exc
     shown = mjtable("schedule", "show", "--db", str(folder / "state.db")).stdout
-    return {"refused": refused, "unread": unread, "api": api, "shown": shown}
+    return {"refused": refused, "api": api, "shown": shown}
 
 
 def test_the_import_says_what_it_took_and_where_this_table_plays(tournament):
@@ -165,9 +163,19 @@ def test_the_import_says_what_it_took_and_where_this_table_plays(tournament):
 
 def test_schedule_show_lists_a_rounds_tables(tournament):
     _, seen = tournament
-    assert seen["shown"] == doc_block("round 2 table 6:")
-    assert seen["shown"].splitlines()[1] == ("round 2 table 7: East Fay (6, EMA 04030006) · South Cy (3, EMA 04020003) "
+    shown = seen["bad_import"]["shown"].splitlines()
+    assert [line for line in shown if line.startswith("round 2 ")] == doc_block("round 2 table 6:").splitlines()
+    assert shown[3] == ("round 2 table 7: East Fay (6, EMA 04030006) · South Cy (3, EMA 04020003) "
                                              "· West Hal (8) · North Ann (1, EMA 04010001)")
+
+
+def test_schedule_show_takes_one_round(tournament, capsys):
+    session, _ = tournament
+    db = str(session.procs.folder / "state.db")
+    assert cli_main(["schedule", "show", "--round", "2", "--db", db]) == 0
+    assert capsys.readouterr().out == doc_block("round 2 table 6:")
+    assert cli_main(["schedule", "show", "--round", "4", "--db", db]) == 1
+    assert capsys.readouterr().err == "mjtable schedule show: the schedule has no round 4 (it has rounds 1-3)\n"
 
 
 def test_a_bad_schedule_is_refused_with_every_problem_and_nothing_changes(tournament):
@@ -182,8 +190,6 @@ def test_a_bad_schedule_is_refused_with_every_problem_and_nothing_changes(tourna
         "  schedule.csv:10: player 2 (Bo) sits at table 1 and at table 7 (schedule.csv:8) in round 4",
         "  schedule.csv:11: round 1 table 7 is given twice (first at schedule.csv:3)",
     ]
-    assert bad["unread"].returncode == 2 and "missing.csv: cannot read it: No such file or directory" in \
-        bad["unread"].stderr
     assert bad["api"].code == "bad_request" and "tables[0]: player 1 (Ann) sits twice at table 7 in round 1" in \
         bad["api"].message
     # the schedule imported before is kept whole
@@ -265,7 +271,7 @@ def test_export_ema_gives_the_rounds_results_by_position(tournament):
          "score": "24800"},
     ]
     assert seen["exports"]["ema"] == doc_block("round,table,position,")
-    assert seen["ema_file"] == seen["exports"]["ema"]
+    assert seen["ema_stdout"] == ""  # all of it went to --out
     assert seen["no_round_1"].returncode == 1
     assert seen["no_round_1"].stderr.strip() == "mjtable export ema: no game of round 1 in " + str(
         tournament[0].procs.folder / "state.db")
