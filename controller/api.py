@@ -24,6 +24,7 @@ from firmware_protocol.catalog import TEST_SUBSYSTEMS
 
 from controller.errors import MjtableError, Refusal
 from controller.players import SEATINGS
+from controller.time_limit import SIGNALS
 
 log = logging.getLogger("mjtable.api")
 
@@ -82,6 +83,7 @@ OPS: dict[str, dict[str, Arg]] = {
                        'a list of player objects ({"name": ..., "ema_id": ..., "club_id": ...}), in seat order',
                        required=False),
         "seating": Arg(lambda v: v in SEATINGS, " or ".join(f'"{s}"' for s in SEATINGS), required=False),
+        "time_limit": Arg(lambda v: isinstance(v, bool), "true (the rule set's time limit) or false", required=False),
     },
     "result": {
         "hand": Arg(lambda v: _is_int(v) and v >= 0, "the seq of the hand in play (an integer, from status)"),
@@ -97,6 +99,8 @@ OPS: dict[str, dict[str, Arg]] = {
     "retry": {},
     "abandon": {},
     "subscribe": {},
+    # a time-limited session (docs/API.md "Time limit")
+    "signal": {"signal": Arg(lambda v: v in SIGNALS, " or ".join(f'"{s}"' for s in SIGNALS))},
     # maintenance (protocol 1.1 tables; docs/MAINTENANCE.md)
     "counters": {},
     "record_service": {},

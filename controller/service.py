@@ -21,6 +21,7 @@ from controller.errors import Refusal
 from controller.controller import Controller
 from controller.faults import remedy
 from controller.maintenance import Maintenance
+from controller.session_clock import check_time_limit
 
 log = logging.getLogger("mjtable.service")
 
@@ -90,7 +91,7 @@ class Service:
         return {**self.controller.snapshot(), "sticks": self.controller.sticks.status()}
 
     async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None,
-                        players: list | None = None, seating: str = "as-given") -> dict:
+                        players: list | None = None, seating: str = "as-given", time_limit: bool = False) -> dict:
         c = self.controller
         c.check_start()
         self.maintenance.refuse_game()
@@ -102,12 +103,14 @@ class Service:
         seated = P.check_players(players, rules[0].seats) if players is not None else []
         if seating == "draw" and not seated:
             raise Refusal("bad_request", "seating draw needs the players: name them with players")
+        if time_limit:
+            check_time_limit(*rules)
         if ruleset is None or ruleset != c.ruleset_name:
             c.use_rules(*rules)
         chosen = self.starting_dealer if dealer is None else dealer
         if chosen != "draw" and chosen not in c.rules.seats:
             raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
-        await c.new_game(chosen, seated, seating)
+        await c.new_game(chosen, seated, seating, time_limit=time_limit)
         self._run_game()
         return c.snapshot()
 
@@ -156,6 +159,9 @@ class Service:
 
     async def _op_sensor_test(self, subsystem: str | None = None, seat: int | None = None) -> dict:
         return await self.maintenance.sensor_test(subsystem, seat)
+
+    async def _op_signal(self, signal: str) -> dict:
+        return {"time_limit": self.controller.signal(signal)}
 
     async def _op_abandon(self) -> dict:
         recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now

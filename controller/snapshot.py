@@ -28,6 +28,10 @@ def snapshot(c: "Controller") -> dict[str, Any]:
                    wind_marker={"wind": s.round_wind, "seat": s.starting_dealer})
         if c.players:
             out.update(seat_players=as_list(c.players), seating=c.seating)
+        if (clock := c.clock.status()) is not None:  # a game on the clock (controller/session_clock.py)
+            out["time_limit"] = clock
+            if clock["ended"]:
+                out["ended"] = "time"
     if c.hand is not None:
         out["hand_in_play"] = {"seq": c.hand.seq, "label": c.hand.label, "riichi": c.hand.riichi,
                                "dice": [v for t in c.hand.throws for v in t], "kans": c.hand.kans}
