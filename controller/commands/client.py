@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.client import Client, ClientError, RequestError
-from controller.commands.status_text import describe_status
+from controller.commands.status_text import describe_status, time_limit_line
 from controller.players import SEATINGS, parse_player
 from controller.time_limit import SIGNALS
 
@@ -252,6 +252,8 @@ def describe(reply: dict) -> str:
     """The reply for people: a result says whether it was recorded; anything else as an outline."""
     if "duplicate" in reply:
         return "that hand's result was already recorded; nothing changed" if reply["duplicate"] else "recorded"
+    if "time_limit" in reply:  # a signal given
+        return time_limit_line(reply["time_limit"])
     return "\n".join(_outline(reply)) or "ok"
 
 
