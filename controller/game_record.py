@@ -126,9 +126,7 @@ class GameRecord:
         c.results_so_far.append(result)
         c.results.hand_stored(c.hand.seq)
         c.last_record = record
-        game_over = outcome.game_over or c.clock.over()
-        if game_over and not c.state.finished:  # the time limit's last hand: the store keeps the rules' state
-            c.state, c.clock.ended = dataclasses.replace(c.state, finished=True), True
+        game_over = self._game_over(outcome.game_over)
         c.publish("hand_ended", record=record)
         await c.work.run(c.displays.show_scores)
         await c.sticks.after_hand(c.hand.seq, c.state.scores, c.rules.seats)  # reads, moves nothing
@@ -189,7 +187,16 @@ class GameRecord:
         c.results.hand_stored(c.hand.seq)
         c.publish("hand_ended", record=c.last_record)
         await c.work.run(c.displays.show_scores)
-        c.trigger("end_game" if c.state.finished else "next_hand")
+        c.trigger("end_game" if self._game_over(c.state.finished) else "next_hand")
+
+    def _game_over(self, by_rules: bool) -> bool:
+        """The rules' end, or the time limit's: the last hand after the warning is played
+        (the state kept in the store stays the rules', which its hands replay to)."""
+        c = self.c
+        if not by_rules and c.clock.over():
+            c.state, c.clock.ended = dataclasses.replace(c.state, finished=True), True
+            return True
+        return by_rules
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
         c = self.c
