@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("mjtable.controller")
 
 
-
 def check_time_limit(rules: R.RuleSet, name: str) -> None:
     """Refuse a game on the clock when the rule set gives no figures for one."""
     if rules.time_limit is None:
