@@ -6,7 +6,7 @@ writes them as JSON lines or CSV. A finished game ends with one ``{"final": true
 object. A game with named players begins with one ``{"seating": "draw"|"as-given",
 "players": [...]}`` object (each seat's player, or null for an empty side), and each
 record after it carries ``players``, the name at each seat. A game on the clock has a
-``{"time_signal": "start"|"warning", "at", "by", "hand", "dice_thrown"}`` object for each
+``{"time_signal": "start"|"warning", "at", "by", "seq", "dice_thrown"}`` object for each
 signal (JSON lines only), before the record of the hand it fell in, and its final object
 says ``"ended": "time"`` when the time limit ended it.
 """
@@ -36,17 +36,17 @@ def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
     records = [{k: r.get(k) for k in HAND_KEYS} for r in store.hands(game.id)]
     for signal in reversed(game.hand.get(STORED_KEY, {}).get("signals", [])):
         records.insert(signal["seq"] - 1, {"time_signal": signal["signal"], "at": iso(signal["at"]), "by": signal["by"],
-                                           "hand": signal["seq"], "dice_thrown": signal["dice_thrown"]})
+                                           "seq": signal["seq"], "dice_thrown": signal["dice_thrown"]})
     if game.status == "finished" and game.final is not None:
         records.append({"final": True, **{k: game.final.get(k) for k in FINAL_KEYS},
                         **{k: game.final[k] for k in FINAL_IF_GIVEN if k in game.final}})
     players = store.players(game.id)
     if not players:
         return records
-    seats = range(max([max(players) + 1] + [len(r["scores"] or ()) for r in records]))
+    seats = range(max([max(players) + 1] + [len(r.get("scores") or ()) for r in records]))
     names = [players[s]["name"] if s in players else None for s in seats]
     return [{"seating": game.seating, "players": [players.get(s) for s in seats]},
-            *({**r, "players": names} for r in records)]
+            *(r if "time_signal" in r else {**r, "players": names} for r in records)]
 
 
 def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:

@@ -139,7 +139,7 @@ class SessionClock:
         if signal == "start":
             self._started.set()
             self._arm()
-        c.publish("time_signal", signal=signal, by=by, at=iso(record["at"]), hand=record["seq"],
+        c.publish("time_signal", signal=signal, by=by, at=iso(record["at"]), seq=record["seq"],
                   dice_thrown=record["dice_thrown"], hands_left=self.count.hands_left)
         if signal == "warning":
             c.background.spawn(c.work.run(self._show_warning), "warning signal")

@@ -71,8 +71,8 @@ def test_the_hand_of_the_warning_and_one_more_are_played(session):
     order = [r.get("time_signal") or r.get("hand") or "final" for r in journal]
     assert order == ["start", "E1", "warning", "E2", "E3", "final"]
     start, warning = journal[0], journal[2]
-    assert (start["by"], start["hand"], start["dice_thrown"]) == ("director", 1, False)
-    assert (warning["by"], warning["hand"], warning["dice_thrown"]) == ("director", 2, True)
+    assert (start["by"], start["seq"], start["dice_thrown"]) == ("director", 1, False)
+    assert (warning["by"], warning["seq"], warning["dice_thrown"]) == ("director", 2, True)
     assert start["at"] <= warning["at"]  # ISO times, UTC
     assert journal[-1]["ended"] == "time"
     over = session["over"]

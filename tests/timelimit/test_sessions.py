@@ -36,7 +36,7 @@ def after_dice():
 def test_a_warning_just_after_a_hands_dice_leaves_that_hand_and_one_more(after_dice):
     assert labels(after_dice) == ["E1", "E2", "E3", "E4"]
     start, warning = after_dice.signals()
-    assert (warning["hand"], warning["dice_thrown"], warning["hands_left"], warning["by"]) == (3, True, 2, "director")
+    assert (warning["seq"], warning["dice_thrown"], warning["hands_left"], warning["by"]) == (3, True, 2, "director")
     status = after_dice.controller.snapshot()
     assert status["ended"] == "time" and status["finished"]
     assert status["time_limit"]["hands_left"] == 0 and status["time_limit"]["ended"]
@@ -67,7 +67,7 @@ def test_a_warning_before_a_hands_dice_leaves_only_that_hand():
     session = run_session([DRAW] * 8, warn_when=before_dice_of(3))
     assert labels(session) == ["E1", "E2", "E3"]
     warning = session.signals()[1]
-    assert (warning["hand"], warning["dice_thrown"], warning["hands_left"]) == (3, False, 1)
+    assert (warning["seq"], warning["dice_thrown"], warning["hands_left"]) == (3, False, 1)
     assert session.controller.snapshot()["ended"] == "time"
 
 
@@ -84,7 +84,7 @@ def test_the_tables_clock_gives_the_warning_75_minutes_after_the_start_signal():
     start, warning = session.signals()
     assert warning["by"] == "table" and warning["signal"] == "warning"
     assert seconds(warning["at"]) - seconds(start["at"]) == 75 * 60
-    assert (warning["hand"], warning["dice_thrown"], warning["hands_left"]) == (5, True, 2)
+    assert (warning["seq"], warning["dice_thrown"], warning["hands_left"]) == (5, True, 2)
     assert labels(session) == ["E1", "E2", "E3", "E4", "S1", "S2"]
     assert session.controller.snapshot()["ended"] == "time"
 
@@ -192,7 +192,7 @@ def test_a_restart_mid_session_keeps_the_clock_and_the_count(tmp_path):
     assert kinds == ["start", "E1", "E2", "warning", "E3", "E4"]
     assert journal[-1]["ended"] == "time"
     warning = journal[3]
-    assert (warning["by"], warning["hand"], warning["dice_thrown"]) == ("director", 3, True)
+    assert (warning["by"], warning["seq"], warning["dice_thrown"]) == ("director", 3, True)
 
 
 def test_a_restart_before_the_start_signal_still_waits_for_it(tmp_path):
