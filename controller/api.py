@@ -24,6 +24,7 @@ from firmware_protocol.catalog import TEST_SUBSYSTEMS
 
 from controller.errors import MjtableError, Refusal
 from controller.players import SEATINGS
+from controller.time_limit import SIGNALS
 
 log = logging.getLogger("mjtable.api")
 
@@ -84,6 +85,7 @@ OPS: dict[str, dict[str, Arg]] = {
         "seating": Arg(lambda v: v in SEATINGS, " or ".join(f'"{s}"' for s in SEATINGS), required=False),
         "round": Arg(lambda v: _is_int(v) and v >= 1, "a round of the imported schedule (an integer from 1)",
                      required=False),
+        "time_limit": Arg(lambda v: isinstance(v, bool), "true (the rule set's time limit) or false", required=False),
     },
     "result": {
         "hand": Arg(lambda v: _is_int(v) and v >= 0, "the seq of the hand in play (an integer, from status)"),
@@ -104,6 +106,8 @@ OPS: dict[str, dict[str, Arg]] = {
         "players": Arg(lambda v: isinstance(v, list), 'a list of players ({"number": ..., "name": ..., ...})'),
         "tables": Arg(lambda v: isinstance(v, list), "a list of tables, each [round, table, east, south, west, north]"),
     },
+    # a time-limited session (docs/API.md "Time limit")
+    "signal": {"signal": Arg(lambda v: v in SIGNALS, " or ".join(f'"{s}"' for s in SIGNALS))},
     # maintenance (protocol 1.1 tables; docs/MAINTENANCE.md)
     "counters": {},
     "record_service": {},

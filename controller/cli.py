@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "resume": "controller.commands.client",
     "retry": "controller.commands.client",
     "abandon": "controller.commands.client",
+    "signal": "controller.commands.client",
     "journal": "controller.commands.journal",
     "session": "controller.commands.session",
     "schedule": "controller.commands.schedule",

@@ -9,6 +9,7 @@ operator verbs are checked against it. The work is done in rooms, one job each:
 - displays.py: scores, round, lamps, wind marker, the centre's text;
 - game_record.py: the game in the store: resume, each hand settled, the final;
 - results.py: hand results as entered; snapshot.py: the status reply;
+- session_clock.py: a time-limited session's start and warning signals, its time left;
 - table_news.py: what the table reports by itself (faults, a lost link, the buttons).
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ from controller.players import Player, as_list, seat_players
 from controller.recovery import Recovery
 from controller.results import Results
 from controller.schedule import RoundTable
+from controller.session_clock import SessionClock, check_time_limit
 from controller.settings import Settings
 from controller.setup import Setup
 from controller.snapshot import snapshot
@@ -86,7 +88,9 @@ class Controller:
         self.news = TableNews(self)
         self.sticks = StickCheck(self.table, self.publish)  # protocol 1.1: the trays against the ledger
         self.sessions = ClubSessions(self)  # club nights: the open session, the running totals
-        self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active)
+        self.clock = SessionClock(self)
+        self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active,
+                               awaits_start=self.clock.awaits_start)
 
     # ------------------------------------------------------------------ events out
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
@@ -135,12 +139,15 @@ class Controller:
                                      "try again when it is ready")
 
     async def new_game(self, dealer: int | str = 0, players: Sequence[Player] = (), seating: str = "as-given",
-                       place: RoundTable | None = None) -> None:
+                       place: RoundTable | None = None, time_limit: bool = False) -> None:
         """Begin a game, with its players (checked, in seat order) seated as given or drawn,
-        or as a tournament round's schedule seats them (``place``).
-        Its table work (a drawn dealer's text, the players' seats, the wind marker) runs in
-        `play`, so that whoever starts the game is answered without waiting on the table."""
+        or as a tournament round's schedule seats them (``place``), on the rule set's clock
+        or not. Its table work (a drawn dealer's text, the players' seats, the wind marker)
+        runs in `play`, so that whoever starts the game is answered without waiting on the
+        table."""
         self.check_start()
+        if time_limit:
+            check_time_limit(self.rules, self.ruleset_name)
         self.opening_text = None
         if dealer == "draw":
             dealer = self._rng.choice(self.rules.seats)
@@ -149,12 +156,15 @@ class Controller:
             self.opening_text = place.text()
         seated = seat_players(players, self.rules.seats, seating, self._rng)
         state = R.new_game(self.rules, dealer=dealer)
+        self.clock.begin(self.rules.time_limit if time_limit else None)
         if self.db is not None:  # first: a game the store refused is not started at all
+            clock = self.clock.stored()  # with the (empty) hand: a game on the clock is one from the start
             try:
                 self.game_id = await self.db.call(
                     "new_game", self.ruleset_name, dataclasses.asdict(self.rules), state.to_dict(),
                     players={seat: p.to_dict() for seat, p in seated.items()}, seating=seating,
-                    round=place.round if place else None, table=place.table if place else None)
+                    round=place.round if place else None, table=place.table if place else None,
+                    **({"hand": clock} if clock else {}))
             except StoreError as exc:
                 raise Refusal("store_failed", f"{exc}; no game was started") from None
         if seating == "draw":
@@ -166,8 +176,10 @@ class Controller:
         self.hand = None
         self.standings = None
         self.trigger("start_game")
+        clock = self.clock.status()
         self.publish("game_started", dealer=dealer, seating=seating, players=as_list(seated),
-                     **({"round": place.round, "table": place.table} if place else {}))
+                     **({"round": place.round, "table": place.table} if place else {}),
+                     **({"time_limit": clock} if clock else {}))
 
     async def play(self) -> R.Standings:
         """Run hands until the game is over; return the final standings."""
@@ -175,6 +187,7 @@ class Controller:
             await self.hand_setup.open_game()
         while not self.state.finished:
             await self._play_hand()
+        self.clock.stop()
         return await self.record.finish()
 
     async def _play_hand(self) -> None:
@@ -270,6 +283,10 @@ class Controller:
         log.info("resumed in %s", self.sm.state)
         self.work.resumed.set()
 
+    def signal(self, signal: str) -> dict[str, Any]:
+        """The director's start or warning signal of a time-limited session."""
+        return self.clock.give(signal)
+
     def retry(self) -> None:
         if self.sm.is_motion_paused():
             raise Refusal("not_allowed", "the table is paused, which is no fault; `resume` carries on"
@@ -305,6 +322,7 @@ class Controller:
         written = self.record.abandon()
         self.results.cancel()
         self.state, self.hand, self.game_id, self.fault = None, None, None, None
+        self.clock.begin(None)
         self.hand_setup.cancel_background_shuffle()
         if self.sm.may_release():
             self.sm.release()  # the table stays stopped; the next game's opening resumes it

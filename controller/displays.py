@@ -11,6 +11,8 @@ from controller import rules as R
 from controller import players as P
 from controller.centre_text import break_text, dora_text, round_text, scores_text
 
+CENTRE_BYTES = 40  # the centre's one line of text
+
 if TYPE_CHECKING:
     from controller.controller import Controller
 
@@ -32,9 +34,21 @@ class Displays:
     async def show_round(self) -> None:
         s = self.c.state
         await self.c.table.show_round(s.round_wind, s.hand_in_round, s.honba, self.displayed().riichi_sticks)
-        text = self._play_text()
+        await self.show_time()
+
+    async def show_time(self) -> None:
+        """The centre's line while a hand is played; on a session on the clock, each minute."""
+        text = self._centre_line()
         if text:
             await self.c.table.show_text(text)
+
+    def _centre_line(self) -> str | None:
+        """The play text, and the time left of a session on the clock where the line has room."""
+        text, clock = self._play_text(), self.c.clock.shown()
+        if text is None:
+            return self.c.clock.line()
+        fitting = [line for line in (f"{text}  {shown}" for shown in clock) if len(line.encode()) <= CENTRE_BYTES]
+        return fitting[0] if fitting else text
 
     def _play_text(self) -> str | None:
         """The centre's text while a hand is played, for the devices this table lacks: the

@@ -22,6 +22,7 @@ from controller.hand import Hand
 from controller.players import Player
 from controller.replay import disagreement
 from controller.schedule import RoundTable
+from controller.time_limit import STORED_KEY
 from controller.store import StoreError
 
 if TYPE_CHECKING:
@@ -81,8 +82,12 @@ class GameRecord:
         c.state = R.GameState.from_dict(game.state)
         c.settled = len(hands)
         c.results_so_far = [h["result"] for h in hands]
-        if game.hand:
-            c.hand, c.resume_at = Hand.from_stored(game.hand, game.step)
+        stored_hand = dict(game.hand)
+        clock = stored_hand.pop(STORED_KEY, None)  # a time-limited game's signals
+        if stored_hand:
+            c.hand, c.resume_at = Hand.from_stored(stored_hand, game.step)
+        if c.clock.restore(clock, c.state.finished):
+            c.state = dataclasses.replace(c.state, finished=True)  # the hands after the warning are played
         if c.state.finished:
             # Killed between the last hand and the game's end: play() only records the end,
             # and the machine has no way from a game state to game_over but settling a hand.
@@ -96,7 +101,14 @@ class GameRecord:
         c = self.c
         if c.db is not None and c.game_id is not None and c.sm.resumable():
             c.resume_at = c.sm.game
-            c.db.submit("save_step", c.game_id, c.sm.game, c.hand.to_dict())
+            c.db.submit("save_step", c.game_id, c.sm.game, {**c.hand.to_dict(), **c.clock.stored()})
+
+    def save_clock(self) -> None:
+        """A signal of the session's clock: stored with the hand, at the same resume point."""
+        c = self.c
+        if c.db is not None and c.game_id is not None:
+            hand = c.hand.to_dict() if c.hand is not None else {}
+            c.db.submit("save_step", c.game_id, c.resume_at, {**hand, **c.clock.stored()})
 
     # ---- a hand settled ----
     async def settle(self, result: dict) -> None:
@@ -117,13 +129,14 @@ class GameRecord:
         c.results_so_far.append(result)
         c.results.hand_stored(c.hand.seq)
         c.last_record = record
+        game_over = self._game_over(outcome.game_over)
         c.publish("hand_ended", record=record)
         await c.work.run(c.displays.show_scores)
         await c.sticks.after_hand(c.hand.seq, c.state.scores, c.rules.seats)  # reads, moves nothing
         await c.work.hold_while_paused()
-        if outcome.wind_changed and not outcome.game_over:
+        if outcome.wind_changed and not game_over:
             await c.displays.show_wind_marker()
-        await c.advance("end_game" if outcome.game_over else "next_hand")
+        await c.advance("end_game" if game_over else "next_hand")
 
     async def until_stored(self, method: str, *args):
         """A write that must be stored before the game goes on: while the store refuses
@@ -177,7 +190,16 @@ class GameRecord:
         c.results.hand_stored(c.hand.seq)
         c.publish("hand_ended", record=c.last_record)
         await c.work.run(c.displays.show_scores)
-        c.trigger("end_game" if c.state.finished else "next_hand")
+        c.trigger("end_game" if self._game_over(c.state.finished) else "next_hand")
+
+    def _game_over(self, by_rules: bool) -> bool:
+        """The rules' end, or the time limit's: the last hand after the warning is played
+        (the state kept in the store stays the rules', which its hands replay to)."""
+        c = self.c
+        if not by_rules and c.clock.over():
+            c.state, c.clock.ended = dataclasses.replace(c.state, finished=True), True
+            return True
+        return by_rules
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
         c = self.c
@@ -203,7 +225,8 @@ class GameRecord:
         c = self.c
         c.standings = R.final_standings(c.rules, c.state)
         final = {"final": True, "scores": list(c.standings.scores),
-                 "final_scores": list(c.standings.final_scores), "ranks": list(c.standings.ranks)}
+                 "final_scores": list(c.standings.final_scores), "ranks": list(c.standings.ranks),
+                 **({"ended": "time"} if c.clock.ended else {})}
         if c.db is not None:
             await self.until_stored("finish_game", c.game_id, final)
         totals = await c.sessions.after_game(c.game_id) if c.game_id is not None else []

@@ -7,6 +7,9 @@ object. A game with named players begins with one ``{"seating": "draw"|"as-given
 "players": [...]}`` object (each seat's player, or null for an empty side), and each
 record after it carries ``players``, the name at each seat. A game of a club session
 has ``session`` on its first record, one of a tournament round its ``round`` and ``table``.
+A game on the clock has a ``{"time_signal": "start"|"warning", "at", "by", "seq",
+"dice_thrown"}`` object for each signal (JSON lines only), before the record of the hand it
+fell in, and its final object says ``"ended": "time"`` when the time limit ended it.
 """
 from __future__ import annotations
 
@@ -15,6 +18,7 @@ import json
 from typing import IO, Iterable
 
 from controller.players import Player
+from controller.time_limit import STORED_KEY, iso
 from controller.store import Store, StoreError
 
 HAND_KEYS = (
@@ -23,6 +27,7 @@ HAND_KEYS = (
 )
 FINAL_KEYS = ("scores", "final_scores", "ranks")
 GAME_KEYS = ("session", "round", "table")  # on the first record, when the game has them
+FINAL_IF_GIVEN = ("ended",)
 
 
 def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
@@ -31,14 +36,18 @@ def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
     if game is None:
         raise StoreError(f"no game recorded in {store.path} yet")
     records = [{k: r.get(k) for k in HAND_KEYS} for r in store.hands(game.id)]
+    for signal in reversed(game.hand.get(STORED_KEY, {}).get("signals", [])):
+        records.insert(signal["seq"] - 1, {"time_signal": signal["signal"], "at": iso(signal["at"]), "by": signal["by"],
+                                           "seq": signal["seq"], "dice_thrown": signal["dice_thrown"]})
     if game.status == "finished" and game.final is not None:
-        records.append({"final": True, **{k: game.final.get(k) for k in FINAL_KEYS}})
+        records.append({"final": True, **{k: game.final.get(k) for k in FINAL_KEYS},
+                        **{k: game.final[k] for k in FINAL_IF_GIVEN if k in game.final}})
     players = store.players(game.id)
     if players:
-        seats = range(max([max(players) + 1] + [len(r["scores"] or ()) for r in records]))
+        seats = range(max([max(players) + 1] + [len(r.get("scores") or ()) for r in records]))
         names = [players[s]["name"] if s in players else None for s in seats]
         records = [{"seating": game.seating, "players": [players.get(s) for s in seats]},
-                   *({**r, "players": names} for r in records)]
+                   *(r if "time_signal" in r else {**r, "players": names} for r in records)]
     return _with_game_keys(records, game)
 
 
@@ -70,7 +79,7 @@ def _columns(records: list[dict]) -> list[str]:
     columns = [k for k in HAND_KEYS if k not in _PER_SEAT] + (["seating"] if named else [])
     columns += [k for k in GAME_KEYS if any(k in r for r in records)]
     columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats) if named or k != "players"]
-    return columns
+    return columns + [k for k in FINAL_IF_GIVEN if any(k in r for r in records)]
 
 
 def _cell(key: str, value) -> str:
@@ -99,6 +108,7 @@ def _row(record: dict) -> dict:
 
 
 def write_csv(records: list[dict], out: IO[str]) -> None:
+    records = [r for r in records if "time_signal" not in r]  # the signals are in the JSON lines
     writer = csv.DictWriter(out, fieldnames=_columns(records), restval="", lineterminator="\n")
     writer.writeheader()
     writer.writerows(_row(r) for r in records)

@@ -15,6 +15,7 @@ Two regions, each a `transitions` machine on the same model:
   collecting     ``collect_tiles``: the played set into the hopper, counted
   waiting_shuffle ``shuffle`` of a set left in the hopper, unless one is stacked
   raising        ``raise_walls``; then the other set is shuffled in the background
+  awaiting_start nothing: a time-limited session's first dice wait for its start signal
   rolling        ``roll_dice``, every throw the rules ask for
   separating     ``separate_dead_wall`` (or its position on the centre display)
   revealing_dora ``flip_dora`` (or its position shown); skipped without dora
@@ -49,14 +50,18 @@ logging.getLogger("transitions").setLevel(logging.ERROR)
 
 START_UP = ["boot", "connecting", "self_test"]
 SETUP_STEPS = ["collecting", "waiting_shuffle", "raising", "rolling", "separating", "revealing_dora"]
+# Before a time-limited session's start signal the walls may be raised but the dice not
+# thrown (EMA 2016 §5.9): its first hand waits here, between raising and rolling. Not a
+# resume point: a restart there carries on from `raising` (the walls are up) and comes back.
+AWAITING_START = "awaiting_start"
+_CHAIN = ["preparing", *SETUP_STEPS[:3], AWAITING_START, *SETUP_STEPS[3:], "playing"]
 # The states of a hand, from its preparation until it is stored.
-HAND = ["preparing", *SETUP_STEPS, "playing", "settling"]
+HAND = [*_CHAIN, "settling"]
 GAME_STATES = [*START_UP, "idle", *HAND, "game_over"]
 # Where a restart carries on from (the store's `step`): each state before play.
 RESUME_POINTS = ["preparing", *SETUP_STEPS, "playing"]
 MOTION_STATES = ["running", "paused", "fault"]
 
-_CHAIN = ["preparing", *SETUP_STEPS, "playing"]
 
 GAME_TRANSITIONS: list[dict] = [
     {"trigger": "power_on", "source": "boot", "dest": "connecting"},
@@ -64,9 +69,13 @@ GAME_TRANSITIONS: list[dict] = [
     {"trigger": "ready", "source": "self_test", "dest": "idle"},
     {"trigger": "start_game", "source": ["idle", "game_over"], "dest": "preparing",
      "conditions": ["reachable", "unheld"]},
-    # Each setup step to the next; without dora indicators there is nothing to reveal.
+    # Each setup step to the next; the dice wait for a session's start signal; without dora
+    # indicators there is nothing to reveal.
     *[{"trigger": "done", "source": source, "dest": dest}
-      for source, dest in zip(_CHAIN, _CHAIN[1:]) if source != "separating"],
+      for source, dest in zip(_CHAIN, _CHAIN[1:]) if source not in ("raising", AWAITING_START, "separating")],
+    {"trigger": "done", "source": "raising", "dest": AWAITING_START, "conditions": "awaits_start"},
+    {"trigger": "done", "source": "raising", "dest": "rolling", "unless": "awaits_start"},
+    {"trigger": "done", "source": AWAITING_START, "dest": "rolling", "unless": "awaits_start"},
     {"trigger": "done", "source": "separating", "dest": "revealing_dora", "conditions": "has_dora"},
     {"trigger": "done", "source": "separating", "dest": "playing", "unless": "has_dora"},
     {"trigger": "settle", "source": "playing", "dest": "settling"},
@@ -94,9 +103,11 @@ class TableMachine:
     each trigger, ``may_<trigger>()`` and ``is_game_<state>()`` is a method."""
 
     def __init__(self, *, has_dora: Callable[[], bool] = lambda: True,
-                 restoring: Callable[[], bool] = lambda: False) -> None:
+                 restoring: Callable[[], bool] = lambda: False,
+                 awaits_start: Callable[[], bool] = lambda: False) -> None:
         self.has_dora = has_dora    # the rule set in play has dora indicators
         self.restoring = restoring  # the link to the table is being restored
+        self.awaits_start = awaits_start  # a time-limited session's start signal is not given yet
         Machine(model=self, states=GAME_STATES, transitions=GAME_TRANSITIONS, initial="boot",
                 model_attribute="game", auto_transitions=False, queued=True)
         Machine(model=self, states=MOTION_STATES, transitions=MOTION_TRANSITIONS, initial="running",
@@ -153,7 +164,7 @@ class TableMachine:
 
     def walls_up(self) -> bool:
         """A setup step after the walls went up: the other tile set may be shuffled."""
-        return SETUP_STEPS.index("raising") < (SETUP_STEPS.index(self.game) if self.game in SETUP_STEPS else -1)
+        return _CHAIN.index("raising") < (_CHAIN.index(self.game) if self.game in _CHAIN[1:-1] else -1)
 
     def resumable(self) -> bool:
         """A state a restart may carry on from."""
@@ -161,7 +172,7 @@ class TableMachine:
 
     def passed(self, resume_point: str) -> bool:
         """The state the game is in comes before `resume_point`: done at the table already."""
-        return RESUME_POINTS.index(self.game) < RESUME_POINTS.index(resume_point)
+        return _CHAIN.index(self.game) < _CHAIN.index(resume_point)
 
 
 def mermaid() -> str:

@@ -24,6 +24,7 @@ from controller.faults import remedy
 from controller.game_record import standings_text
 from controller.maintenance import Maintenance
 from controller.store import StoreError
+from controller.session_clock import check_time_limit
 
 log = logging.getLogger("mjtable.service")
 
@@ -97,7 +98,8 @@ class Service:
         return {**self.controller.snapshot(), "sticks": self.controller.sticks.status()}
 
     async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None,
-                        players: list | None = None, seating: str | None = None, round: int | None = None) -> dict:
+                        players: list | None = None, seating: str | None = None, round: int | None = None,
+                        time_limit: bool = False) -> dict:
         c = self.controller
         c.check_start()
         self.maintenance.refuse_game()
@@ -109,18 +111,20 @@ class Service:
         place = None
         if round is not None:
             seated, dealer, seating, place = await self._round_seating(round, rules[0], players, seating, dealer)
-            # A round's game runs under the rule set's time limit: it is set here.
+            time_limit = time_limit or rules[0].time_limit is not None  # a round runs on the rule set's clock
         else:
             seated = P.check_players(players, rules[0].seats) if players is not None else []
         seating = seating or "as-given"
         if seating == "draw" and not seated:
             raise Refusal("bad_request", "seating draw needs the players: name them with players")
+        if time_limit:
+            check_time_limit(*rules)
         if ruleset is None or ruleset != c.ruleset_name:
             c.use_rules(*rules)
         chosen = self.starting_dealer if dealer is None else dealer
         if chosen != "draw" and chosen not in c.rules.seats:
             raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
-        await c.new_game(chosen, seated, seating, place)
+        await c.new_game(chosen, seated, seating, place, time_limit=time_limit)
         self._run_game()
         return c.snapshot()
 
@@ -225,6 +229,10 @@ class Service:
 
     async def _op_session_show(self, session: int | None = None, on_table: bool = False) -> dict:
         return await self.controller.sessions.show(session, on_table)
+
+    # a session on the clock (docs/API.md "Time limit")
+    async def _op_signal(self, signal: str) -> dict:
+        return {"time_limit": self.controller.signal(signal)}
 
     async def _op_abandon(self) -> dict:
         recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now

@@ -2,6 +2,8 @@
 table's long operations (docs/ARCHITECTURE.md "Deadlines")."""
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 # Seconds each long operation takes on a table, before the margin; a shuffle's is the build
@@ -25,6 +27,9 @@ class Settings:
     backoff_max: float = 10.0
     operation_margin: float = 2.0  # an operation's deadline: its nominal duration times this
     durations: dict[str, float] = field(default_factory=lambda: dict(NOMINAL_DURATIONS))
+    # A time-limited session's clock (controller/session_clock.py): wall-clock seconds, so
+    # that its start survives a restart; tests give it the virtual loop's time.
+    clock: Callable[[], float] = time.time
 
     def operation_limits(self) -> dict[str, float]:
         return {name: seconds * self.operation_margin for name, seconds in self.durations.items()}

@@ -32,6 +32,7 @@ class Setup:
             "collecting": lambda: self._run(self._collect),
             "waiting_shuffle": lambda: self._run(self._wait_for_stacked_set),
             "raising": lambda: self._run(self._raise),
+            "awaiting_start": lambda: self._run(lambda: self.waiting("the start signal", self.c.clock.wait_for_start)),
             "rolling": self._roll_all,
             "separating": lambda: self._run(self._separate),
             "revealing_dora": lambda: self._run(lambda: self.reveal_dora(0)),
@@ -135,6 +136,7 @@ class Setup:
         await self.c.table.raise_walls()
 
     async def _roll_all(self) -> None:
+        self.c.clock.dice_thrown()  # the hand begins (a time-limited session counts it from here)
         for _ in range(len(self.c.hand.throws), self.c.rules.dice.throws):
             await self._run(self._roll)
 

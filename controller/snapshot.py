@@ -31,6 +31,10 @@ def snapshot(c: "Controller") -> dict[str, Any]:
             out.update(seat_players=as_list(c.players), seating=c.seating)
         if c.place is not None:  # the seats a tournament round's schedule expects
             out.update(round=c.place.round, table=c.place.table)
+        if (clock := c.clock.status()) is not None:  # a game on the clock (controller/session_clock.py)
+            out["time_limit"] = clock
+            if clock["ended"]:
+                out["ended"] = "time"
     if c.hand is not None:
         out["hand_in_play"] = {"seq": c.hand.seq, "label": c.hand.label, "riichi": c.hand.riichi,
                                "dice": [v for t in c.hand.throws for v in t], "kans": c.hand.kans}

@@ -14,8 +14,7 @@ result submitted twice count once.
 
 Schema versions: 1 had games and hands; 2 adds the players and a game's seating; 3 adds
 club sessions (games grouped over an evening), a tournament's roster and schedule (who
-sits where at which table in which round; a game keeps its round) and the faults log; 4
-adds the table a scheduled game was played at.
+sits where at which table in which round; a game keeps its round and table) and the faults log.
 An older database is upgraded in place when it is opened, in one transaction.
 """
 from __future__ import annotations
@@ -32,7 +31,7 @@ from typing import Any
 from controller.errors import MjtableError
 from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 3
 PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between progress calls of the full check
 MAX_PROBLEMS = 100
 
@@ -85,6 +84,7 @@ CREATE TABLE sessions (
 CREATE UNIQUE INDEX one_open_session ON sessions((ended_at IS NULL)) WHERE ended_at IS NULL;
 ALTER TABLE games ADD COLUMN session_id INTEGER REFERENCES sessions(id);
 ALTER TABLE games ADD COLUMN round INTEGER;
+ALTER TABLE games ADD COLUMN table_no INTEGER;
 CREATE TABLE roster (
     number   INTEGER PRIMARY KEY,
     name     TEXT NOT NULL,
@@ -107,11 +107,7 @@ CREATE TABLE faults (
     game_id    INTEGER REFERENCES games(id)
 );
 """
-# Version 3 -> 4: a scheduled game keeps its table's number with its round.
-_TO_4 = """
-ALTER TABLE games ADD COLUMN table_no INTEGER;
-"""
-_UPGRADES = {1: _TO_2, 2: _TO_3, 3: _TO_4}  # version -> the script that makes it the next
+_UPGRADES = {1: _TO_2, 2: _TO_3}  # version -> the script that makes it the next
 
 
 class StoreError(MjtableError):

@@ -1,4 +1,4 @@
-"""The client subcommands: `mjtable status|start|result|riichi|kan|pause|resume|retry|abandon`.
+"""The client subcommands: `mjtable status|start|result|riichi|kan|pause|resume|retry|abandon|signal`.
 
 Each one sends one request to the running controller's control API (docs/API.md) and
 prints the answer for people, or as JSON with ``--json``.
@@ -12,8 +12,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.client import Client, ClientError, RequestError
-from controller.commands.status_text import describe_status
+from controller.commands.status_text import describe_status, time_limit_line
 from controller.players import SEATINGS, parse_player
+from controller.time_limit import SIGNALS
 
 
 # one line per command (this module serves several; see controller/cli.py)
@@ -27,6 +28,7 @@ HELP = {
     "resume": "resume after a pause",
     "retry": "retry the operation that faulted",
     "abandon": "abandon the game in play (its hands stay in the journal)",
+    "signal": "give a time-limited session's start signal or its warning signal",
 }
 
 CONFIG_HELP = ("table config (default $MJTABLE_CONFIG, else /etc/mjtable/table.yaml if it exists, "
@@ -163,6 +165,11 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
                             "order given; draw: the table draws their seats")
         parser.add_argument("--round", type=int, metavar="N", help="a tournament round: the players and their "
                             "seats (East at seat 0) from the imported schedule, at this table's table.number")
+        parser.add_argument("--time-limit", action="store_true", help="play the session on the rule set's clock: "
+                            "the dice wait for `mjtable signal start`, the warning ends the game after its hands")
+    elif name == "signal":
+        parser.add_argument("signal", choices=SIGNALS, help="start: the session begins (the dice may be thrown); "
+                            "warning: the time signal before the end (the table's clock gives it too)")
     elif name == "riichi":
         parser.add_argument("seat", type=_seat, help="the seat declaring riichi")
     elif name == "status":
@@ -203,8 +210,11 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
         return client.request("result", hand=hand, result=result)
     if op == "start":
         fields = {"ruleset": args.ruleset, "dealer": args.dealer, "players": args.players, "seating": args.seating,
-                  "round": args.round}
+                  "round": args.round,
+                  "time_limit": args.time_limit or None}
         return client.request("start", **{k: v for k, v in fields.items() if v is not None})
+    if op == "signal":
+        return client.request("signal", signal=args.signal)
     if op == "riichi":
         return client.request("riichi", seat=args.seat)
     return client.request(op)
@@ -245,6 +255,8 @@ def describe(reply: dict) -> str:
     """The reply for people: a result says whether it was recorded; anything else as an outline."""
     if "duplicate" in reply:
         return "that hand's result was already recorded; nothing changed" if reply["duplicate"] else "recorded"
+    if "time_limit" in reply:  # a signal given
+        return time_limit_line(reply["time_limit"])
     return "\n".join(_outline(reply)) or "ok"
 
 

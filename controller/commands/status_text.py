@@ -12,6 +12,8 @@ def describe_status(status: dict, verbose: bool = False) -> str:
              f"rule set: {status.get('ruleset', '-')} ({status.get('players', '?')} players)"]
     if "scores" in status:
         lines += _game_lines(status)
+    if clock := status.get("time_limit"):
+        lines.append(time_limit_line(clock))
     if hand := status.get("hand_in_play"):
         lines.append(_hand_line(hand))
     if last := status.get("last_result"):
@@ -68,6 +70,19 @@ def _session_line(session: dict) -> str:
     totals = " · totals on the table after each game" if session.get("show_totals") else ""
     return f"session {session['id']}{name}: {session.get('games', 0)} game(s) since {session.get('started_at', '-')}" \
         + totals
+def time_limit_line(clock: dict) -> str:
+    """A session on the clock: before its start, its time left, the hands after the warning."""
+    head = f"time limit: {clock['session_minutes']} min"
+    if clock.get("ended"):
+        return f"{head} · the game ended by time"
+    if clock.get("started_at") is None:
+        return f"{head} · not started: the dice wait for the start signal (`mjtable signal start`)"
+    minutes, seconds = divmod(clock.get("seconds_left") or 0, 60)
+    line = f"{head} · started {clock['started_at']} · {minutes}:{seconds:02d} left"
+    if not clock.get("signalled"):
+        return f"{line} · warning at {clock['warning_at']}"
+    left = clock.get("hands_left")
+    return f"{line} · warning given by the {clock['signalled_by']} · {'last hand' if left == 1 else f'{left} hands left'}"
 
 
 def _hand_line(hand: dict) -> str:

@@ -200,6 +200,21 @@ class StandingsRules:
     leftover_sticks: str = field(metadata=spec(choices=("winner", "none")))
 
 
+@dataclass(frozen=True)
+class TimeLimit:
+    """A tournament session on a clock (EMA 2016 §5.9): its length from the start signal,
+    the warning signal that long before its end, and the hands played after the warning
+    (the hand in progress is finished first; controller/time_limit.py counts them)."""
+    session_minutes: int = field(metadata=spec(min=1, max=600))
+    warning_minutes: int = field(metadata=spec(min=1, max=600))
+    hands_after_signal: int = field(metadata=spec(min=1, max=8))
+
+    def problems(self) -> Problems:
+        if self.warning_minutes >= self.session_minutes:
+            yield ("warning_minutes",), (f"{self.warning_minutes} is not shorter than session_minutes "
+                                         f"{self.session_minutes}; allowed: less than the session")
+
+
 @dataclass(frozen=True, kw_only=True)
 class RuleSet:
     name: str
@@ -225,6 +240,7 @@ class RuleSet:
     payment: HanFuScoring | ZungJungScoring | McrScoring = field(metadata=spec(by="scheme"))
     match: Match
     standings: StandingsRules
+    time_limit: TimeLimit | None = None  # null or absent: no clock; a game uses it when started so
     source: str = field(default="", metadata=spec(file=False))  # the file it was read from
 
     @property

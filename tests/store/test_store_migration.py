@@ -1,9 +1,7 @@
 """Older schemas are upgraded in place when opened, in one transaction, with every game,
 hand and time of commit kept: data/state-v1.sqlite (a finished EMA game of 14 hands and an
-abandoned one, written by the Store of version 1), data/state-v2.sqlite (the same games
-with named players, the first seated by drawing lots, written by the Store of version 2)
-and data/state-v3.sqlite (version 2's games upgraded, a roster, a schedule of round 2 at
-table 7 and an abandoned game of round 2, written by the Store of version 3)."""
+abandoned one, written by the Store of version 1) and data/state-v2.sqlite (the same games
+with named players, the first seated by drawing lots, written by the Store of version 2)."""
 import json
 import shutil
 import sqlite3
@@ -18,7 +16,6 @@ from ..support.processes import MJTABLE
 
 V1 = Path(__file__).parent / "data" / "state-v1.sqlite"
 V2 = Path(__file__).parent / "data" / "state-v2.sqlite"
-V3 = Path(__file__).parent / "data" / "state-v3.sqlite"
 PLAYERS = {0: {"name": "Ann", "ema_id": "04010001"}, 1: {"name": "Bo"}, 2: {"name": "Cy", "club_id": "17"},
            3: {"name": "Di"}}
 
@@ -61,7 +58,7 @@ def test_a_version_1_database_is_upgraded_with_nothing_lost(v1):
         assert [(g.status, g.seating) for g in games] == [("finished", "as-given"), ("abandoned", "as-given")]
         assert [store.players(g.id) for g in games] == [{}, {}]
         assert len(store.hands(1)) == 14 and len(store.hands(2)) == 1
-    assert _version(v1) == SCHEMA_VERSION == 4
+    assert _version(v1) == SCHEMA_VERSION == 3
     assert _rows(v1) == before  # every row, every time of commit
 
 
@@ -79,7 +76,7 @@ def test_a_version_2_database_is_upgraded_with_its_players_kept(v2):
         assert [store.players(g.id) for g in games] == [PLAYERS, PLAYERS]
         assert len(store.hands(1)) == 14 and len(store.hands(2)) == 1
         assert store.sessions() == [] and store.roster() == {} and store.fault_counts() == {}
-    assert _version(v2) == SCHEMA_VERSION
+    assert _version(v2) == 3
     assert _rows(v2) == before
 
 
@@ -99,22 +96,6 @@ def test_an_upgraded_database_takes_a_game_with_players(v1):
         assert store.game(gid).seating == "draw"
         assert store.players(gid)[0] == {"name": "Ann", "ema_id": "04010001"}
         assert store.players(gid)[2] == {"name": "Cy", "club_id": "17"}
-
-
-def test_a_version_3_database_is_upgraded_with_its_rounds_and_schedule_kept(tmp_path):
-    v3 = _copy(V3, tmp_path, 3)
-    before = _rows(v3)
-    with Store(v3, create=False) as store:
-        games = store.games()
-        assert [(g.status, g.round, g.table) for g in games] == [
-            ("finished", None, None), ("abandoned", None, None), ("abandoned", 2, None)]
-        assert store.players(3) == PLAYERS | {2: {"name": "Cy"}}
-        assert store.schedule_rounds() == {2: [7]}
-        assert [p["name"] for p in store.schedule(2, 7).values()] == ["Ann", "Bo", "Cy", "Di"]
-        gid = store.new_game("ema-2016", {}, {"scores": [30000] * 4}, round=2, table=7)
-        assert (store.game(gid).round, store.game(gid).table) == (2, 7)
-    assert _version(v3) == SCHEMA_VERSION == 4
-    assert _rows(v3)["hands"] == before["hands"]
 
 
 def test_a_failed_upgrade_leaves_version_1_as_it_was(v1):
