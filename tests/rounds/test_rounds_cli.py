@@ -17,7 +17,7 @@ import pytest
 from controller.cli import main as cli_main
 from controller.client import RequestError
 
-from ..e2e.e2e_harness import PROFILES, SPEED, Processes, TableSession, mjtable, start_sim
+from ..e2e.e2e_harness import PROFILES, SPEED, Processes, TableSession, mjtable, start_sim, wait_for
 from ..support.folders import short_folder
 
 TABLE = 7
@@ -90,6 +90,10 @@ def tournament():
             seen["idle_after_refusals"] = session.polled_status()
             mark = len(trace.read_text().splitlines())
             seen["started"] = json.loads(session.ok("start", "--round", "2", "--json", where="--config"))
+            seen["before_the_signal"] = wait_for(
+                lambda: (status := session.polled_status())["state"] == "awaiting_start" and status,
+                "the dice waiting for the start signal")
+            session.ok("signal", "start")  # a round is on the EMA clock: the first dice wait for it
             seq = session.wait_hand_after(0)["hand_in_play"]["seq"]
             seen["opening"] = [json.loads(line) for line in trace.read_text().splitlines()[mark:]]
             seen["status_text"] = session.ok("status")
@@ -232,6 +236,14 @@ def test_before_the_first_dice_each_seat_shows_its_expected_player_and_wind(tour
     assert centre[0] == "round 2 table 7"
 
 
+def test_a_rounds_first_dice_wait_for_the_start_signal_with_the_seats_shown(tournament):
+    _, seen = tournament
+    waiting = seen["before_the_signal"]
+    assert "start signal" in waiting["waiting_for"]
+    assert waiting["time_limit"]["session_minutes"] == 90 and waiting["time_limit"]["started_at"] is None
+    assert [p["name"] for p in waiting["seat_players"]] == [name for name, _ in ROUND_2]
+
+
 def test_status_shows_the_expected_seats_with_the_round_and_table(tournament):
     _, seen = tournament
     started = seen["started"]
@@ -253,7 +265,8 @@ def test_the_journal_records_the_schedules_seating(tournament):
     assert journal[0] == {"seating": "schedule", "round": 2, "table": 7, "players": [
         {"name": "Fay", "ema_id": "04030006"}, {"name": "Cy", "ema_id": "04020003"}, {"name": "Hal"},
         {"name": "Ann", "ema_id": "04010001"}]}
-    assert [r["hand"] for r in journal[1:-1]] == ["E1", "E2", "E3", "E4", "S1", "S2", "S3", "S4"]
+    assert journal[1]["time_signal"] == "start" and journal[1]["by"] == "director"  # `mjtable signal start`
+    assert [r["hand"] for r in journal[2:-1]] == ["E1", "E2", "E3", "E4", "S1", "S2", "S3", "S4"]
     assert journal[-1] == {"final": True, "scores": SCORES, "final_scores": TABLE_POINTS, "ranks": RANKS,
                            "players": ["Fay", "Cy", "Hal", "Ann"]}
 
