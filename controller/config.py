@@ -19,6 +19,7 @@ from pathlib import Path
 from yaml.nodes import MappingNode, ScalarNode
 
 from controller.capabilities import Capabilities, cannot_play
+from controller.mqtt.settings import MqttSettings
 from controller.rules.ruleset import RuleSet, load_ruleset
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import file_problem
@@ -65,6 +66,8 @@ class TableConfig:
     # a seat, or "draw" (the table draws lots)
     starting_dealer: int | str = field(default="draw", metadata=spec(key="game.starting_dealer", min=0, max=3,
                                                                      choices=("draw",)))
+    # the parlour's broker (docs/MQTT.md); off without the section
+    mqtt: MqttSettings | None = None
 
     def problems(self) -> Problems:
         dealer, seats = self.starting_dealer, self.ruleset.seats
@@ -74,7 +77,8 @@ class TableConfig:
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
-                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}")
+                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}"
+                + (f"; {self.mqtt.summary()}" if self.mqtt else ""))
 
 
 def find_table_config(given: str | Path | None = None) -> Path:
@@ -136,8 +140,18 @@ def load_table_config(path: str | Path) -> TableConfig:
         config = table.build(data, (), ctx, path=path, ruleset=rules, profile=named_file("tables", data["profile"], base),
                              rulesets=_resolve(base, data["rulesets"]), socket=_resolve(base, data["api"]["socket"]),
                              database=_resolve(base, data["state"]["database"]))
+    if config and config.mqtt is not None:
+        config = dataclasses.replace(config, mqtt=_mqtt_files(config.mqtt.resolved(base), ctx))
     ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
     return config
+
+
+def _mqtt_files(mqtt: MqttSettings, ctx: Context) -> MqttSettings:
+    for key, path in mqtt.files().items():
+        problem = file_problem(path)
+        if problem:
+            ctx.error(("mqtt", key), f"{problem} ({path}); allowed: a file path, relative to this file's folder")
+    return mqtt
 
 
 def unplayable(config: TableConfig) -> list[str]:

@@ -100,6 +100,7 @@ async def serve(config, seed: int | None = None) -> int:
     except ServerStartError as exc:
         log.error("%s", exc)
         return 2
+    publisher = _mqtt_publisher(config, service)
     notifier = Notifier()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -127,7 +128,19 @@ async def serve(config, seed: int | None = None) -> int:
         if task is not None and not task.done():
             task.cancel()
         await server.close()
+        if publisher is not None:
+            await publisher.close()
         controller.close()
         store.close()
     log.info("stopped")
     return 0
+
+
+def _mqtt_publisher(config, service):
+    """The table on the parlour's broker (the config's mqtt: section), started; None without it."""
+    if config.mqtt is None:
+        return None
+    from controller.mqtt.publisher import Publisher  # lazily: aiomqtt only for a table that uses it
+    publisher = Publisher(config.mqtt, service, list(config.ruleset.seats))
+    publisher.start()
+    return publisher
