@@ -3,7 +3,7 @@
 A table publishes under ``{prefix}/{table_id}/``: ``status`` (retained JSON), ``events``
 (JSON) and ``availability`` (retained ``online`` / ``offline``, the last will). The board
 keeps what a tile shows, so a page opened later gets every table at once. It is pure:
-the caller passes the wall-clock time, which dates a fault from when the board first saw it.
+the caller passes the wall-clock time, which dates a fault the table did not date itself.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Any
 KINDS = ("status", "events", "availability")
 # What a tile shows of a table's status (docs/MQTT.md names them all).
 TILE_FIELDS = ("state", "ruleset", "hand", "hands_played", "scores", "seats", "seat_players", "dealer", "honba",
-               "riichi_sticks", "fault", "fault_code", "waiting_for", "finished", "maintenance_due", "web_url")
+               "riichi_sticks", "waiting_for", "finished", "maintenance_due", "web_url")
 
 
 @dataclass
@@ -22,12 +22,19 @@ class Tile:
     table_id: str
     status: dict[str, Any] = field(default_factory=dict)
     online: bool | None = None  # None: no availability message yet
-    fault_since: float | None = None  # wall-clock time the board first saw the fault in play
+    fault_since: float | None = None  # Unix time the fault in play began
     last_hand: dict[str, Any] | None = None  # the latest hand_ended event's summary
 
+    @property
+    def fault_code(self) -> int | None:
+        return (self.status.get("fault") or {}).get("code")
+
     def as_dict(self) -> dict[str, Any]:
-        return {"table_id": self.table_id, "online": self.online, "fault_since": self.fault_since,
-                "last_hand": self.last_hand, **{k: self.status.get(k) for k in TILE_FIELDS}}
+        """The tile as the page takes it: the fault as its code, message and since."""
+        fault = self.status.get("fault") or {}
+        return {"table_id": self.table_id, "online": self.online, "last_hand": self.last_hand,
+                **{k: self.status.get(k) for k in TILE_FIELDS},
+                "fault": fault.get("message"), "fault_code": fault.get("code"), "fault_since": self.fault_since}
 
 
 class Board:
@@ -73,10 +80,14 @@ class Board:
 
     @staticmethod
     def _status(tile: Tile, status: dict[str, Any], now: float) -> None:
-        code = status.get("fault_code")
+        """The fault is dated by the table (its `since`), else from when the board first saw it."""
+        fault = status.get("fault") if isinstance(status.get("fault"), dict) else {}
+        code = fault.get("code")
         if code is None:
             tile.fault_since = None
-        elif tile.status.get("fault_code") != code or tile.fault_since is None:
+        elif fault.get("since") is not None:
+            tile.fault_since = fault["since"]
+        elif tile.fault_code != code or tile.fault_since is None:
             tile.fault_since = now
         tile.status = status
 

@@ -5,7 +5,11 @@ from controller.floor.board import Board
 
 
 def status(**fields) -> bytes:
-    return json.dumps({"state": "playing", "hand": "E1", "scores": [25000] * 4, "fault_code": None, **fields}).encode()
+    return json.dumps({"state": "playing", "hand": "E1", "scores": [25000] * 4, "fault": None, **fields}).encode()
+
+
+def fault(code: int, message: str, since: float | None = None) -> dict:
+    return {"code": code, "message": message, "since": since}
 
 
 def test_a_table_appears_with_its_status_and_availability():
@@ -16,14 +20,15 @@ def test_a_table_appears_with_its_status_and_availability():
     assert (tile["hand"], tile["hands_played"], tile["online"], tile["fault_since"]) == ("E3", 2, True, None)
 
 
-def test_a_fault_is_dated_from_when_it_was_first_seen_and_cleared_by_the_next_status_without_it():
+def test_a_fault_is_dated_by_the_table_else_from_when_it_was_first_seen_and_cleared_by_a_status_without_it():
     board = Board()
-    board.receive("mjtable/t1/status", status(fault_code=200, fault="E200 jam at stacker"), now=100.0)
-    board.receive("mjtable/t1/status", status(fault_code=200, fault="E200 jam at stacker", waiting_for="retry"), now=130.0)
-    assert board.tile("t1")["fault_since"] == 100.0
-    board.receive("mjtable/t1/status", status(fault_code=203, fault="E203 lift stuck"), now=140.0)
-    assert board.tile("t1")["fault_since"] == 140.0  # another fault: its own age
-    board.receive("mjtable/t1/status", status(), now=150.0)
+    board.receive("mjtable/t1/status", status(fault=fault(200, "E200 jam at stacker", since=90.0)), now=100.0)
+    assert board.tile("t1")["fault_since"] == 90.0
+    board.receive("mjtable/t1/status", status(fault=fault(203, "E203 lift stuck")), now=140.0)
+    board.receive("mjtable/t1/status", status(fault=fault(203, "E203 lift stuck"), waiting_for="retry"), now=150.0)
+    tile = board.tile("t1")
+    assert (tile["fault_code"], tile["fault"], tile["fault_since"]) == (203, "E203 lift stuck", 140.0)
+    board.receive("mjtable/t1/status", status(), now=160.0)
     assert board.tile("t1")["fault_since"] is None and board.tile("t1")["fault_code"] is None
 
 

@@ -3,6 +3,7 @@ sounds) until recovered, a dead controller shows offline, a tile opens its table
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -62,10 +63,11 @@ def _walk_the_floor(broker, floor, web_url: str) -> None:
         def classes(table: str) -> list[str]:
             return page.find_element(By.ID, f"tile-{table}").get_attribute("class").split()
 
-        publish(broker, "t1", "status", status(hand="E2", fault_code=200, fault="E200 jam at stacker; clear the "
-                                               "jammed tile, then retry", web_url=web_url))
+        publish(broker, "t1", "status", status(hand="E2", fault_code=200, web_url=web_url, fault={
+        "code": 200, "message": "E200 jam at stacker; clear the jammed tile, then retry", "since": time.time() - 75}))
         wait.until(lambda p: "fault" in classes("t1"))
         assert "E200 jam at stacker" in page.find_element(By.ID, "tile-t1").text
+        assert "1 min" in page.find_element(By.CSS_SELECTOR, "#tile-t1 .age").text  # its age, from the table's since
         assert page.execute_script("return window.floorBeeps") == 1
         assert "1 in fault" in page.find_element(By.ID, "summary").text
 
