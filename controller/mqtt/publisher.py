@@ -45,6 +45,7 @@ class Publisher:
         self._status_at = 0.0  # monotonic time of the last status sent
         self._fault_since: float | None = None
         self._wake = asyncio.Event()
+        self._drained = asyncio.Event()  # set while nothing waits to be sent
         self._timer: asyncio.TimerHandle | None = None
         self._client: aiomqtt.Client | None = None
         self._task: asyncio.Task | None = None
@@ -62,6 +63,10 @@ class Publisher:
         if self._unsubscribe is not None:
             self._unsubscribe()
         if self._client is not None:
+            try:  # what the game did last (its final status, game_over) is worth a moment
+                await asyncio.wait_for(self._drained.wait(), STOP_TIMEOUT)
+            except asyncio.TimeoutError:
+                log.info("MQTT: %d events not sent at stop", len(self._events))
             try:
                 await self._client.publish(self.topics.availability, OFFLINE, qos=1, retain=True,
                                            timeout=STOP_TIMEOUT)
@@ -83,6 +88,7 @@ class Publisher:
         if name not in NOT_EVENTS:
             self._queue_event(event)
         self._status_stale = True
+        self._drained.clear()
         self._wake.set()
 
     def _queue_event(self, event: dict) -> None:
@@ -142,6 +148,7 @@ class Publisher:
             await self._publish_dropped(client)
         if self.settings.commands:
             await client.subscribe(self.topics.command, qos=1)
+        self._wake.set()  # a first pass: what was queued while away, and the drained mark
         # Either ends on a lost connection (MqttError); the other is then stopped.
         tasks = [asyncio.ensure_future(self._send(client)), asyncio.ensure_future(self._listen(client))]
         try:
@@ -164,6 +171,8 @@ class Publisher:
                 await self._publish_dropped(client)
             if self._status_stale:
                 await self._status_when_due(client)
+            if not (self._events or self._status_stale):
+                self._drained.set()
 
     async def _status_when_due(self, client: aiomqtt.Client) -> None:
         """Bursts coalesce: at most status_rate a second, always the latest."""
@@ -182,7 +191,8 @@ class Publisher:
         status = await self.handler.handle("status", {})
         if status.get("fault_code") is not None and self._fault_since is None:
             self._fault_since = time.time()  # a fault from before this controller started
-        message = status_message(status, self.settings.table_id, self._fault_since, time.time())
+        message = status_message(status, self.settings.table_id, self._fault_since, time.time(),
+                                 self.settings.web_url)
         self._status_at = time.monotonic()
         await client.publish(self.topics.status, json.dumps(message, separators=(",", ":")), qos=1, retain=True)
 

@@ -62,6 +62,8 @@ class MqttSettings:
     commands: bool = False  # accept ops on the command topic
     queue: int = field(default=1000, metadata=spec(min=10, max=100_000))  # events held while the broker is away
     status_rate: float = field(default=5.0, metadata=spec(min=0.1, max=100))  # status messages a second, at most
+    # the table page's address as the parlour reaches it (a listen address does not say it)
+    web_url: str | None = field(default=None, metadata=spec(what="an http:// or https:// URL"))
 
     def problems(self) -> Problems:
         try:
@@ -77,6 +79,8 @@ class MqttSettings:
             value = getattr(self, key)
             if value is not None and not PREFIX.match(value):
                 yield (key,), f"got {value[:40]!r}; allowed: {PREFIX_WHAT}"
+        if self.web_url is not None and urlsplit(self.web_url).scheme not in ("http", "https"):
+            yield ("web_url",), f"got {self.web_url[:40]!r}; allowed: an http:// or https:// URL"
         if self.password is not None and self.password_file is not None:
             yield ("password_file",), "give password or password_file, not both"
         if self.username is None and (self.password is not None or self.password_file is not None):
@@ -84,8 +88,9 @@ class MqttSettings:
 
     def resolved(self, base: Path) -> "MqttSettings":
         """Files relative to the config's folder; the table id filled in."""
-        def at(path: Path | None) -> Path | None:
-            return None if path is None else path if path.expanduser().is_absolute() else base / path
+        def at(text: str | Path | None) -> Path | None:  # the file's text, as read
+            path = None if text is None else Path(text).expanduser()
+            return None if path is None else path if path.is_absolute() else base / path
         return dataclasses.replace(self, table_id=self.table_id or default_table_id(),
                                    password_file=at(self.password_file), tls=at(self.tls))
 

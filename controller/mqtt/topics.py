@@ -36,11 +36,14 @@ class Topics:
         return f"{self.discovery_prefix}/sensor/mjtable_{self.table_id}_{sensor}/config"
 
 
-def status_message(status: dict[str, Any], table_id: str, fault_since: float | None, now: float) -> dict[str, Any]:
+def status_message(status: dict[str, Any], table_id: str, fault_since: float | None, now: float,
+                   web_url: str | None = None) -> dict[str, Any]:
     """The retained status: the `status` reply without LEFT_OUT, the fault as an object."""
     out = {k: v for k, v in status.items() if k not in LEFT_OUT}
     code = status.get("fault_code")
     out["fault"] = None if code is None else {"code": code, "message": status["fault"], "since": fault_since}
+    if web_url is not None:
+        out["web_url"] = web_url
     return {"table_id": table_id, "time": round(now, 3), **out}
 
 

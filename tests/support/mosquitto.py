@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import getpass
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -52,7 +53,8 @@ def free_port() -> int:
 
 
 class Mosquitto:
-    """``start()`` / ``kill()`` / ``start()`` again on the same port (a broker restart)."""
+    """``start()`` / ``kill()`` / ``start()`` again on the same port (a broker restart);
+    ``users`` are the accounts besides floor and operator, changed live by ``reload``."""
 
     def __init__(self, folder: Path, users: tuple[str, ...]) -> None:
         self.folder = folder
@@ -60,19 +62,23 @@ class Mosquitto:
         self.port = free_port()
         self.url = f"mqtt://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
-        passwords = folder / "passwords"
-        passwords.touch()
-        for user in ("floor", "operator", *users):
-            subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwords), user, PASSWORD], check=True,
-                           capture_output=True)
+        self.users = users
+        self.passwords = folder / "passwords"
         (folder / "acl").write_text(ACL)
         self.config = folder / "mosquitto.conf"
         self.config.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous false\n"
-                               f"password_file {passwords}\nacl_file {folder / 'acl'}\npersistence false\n"
+                               f"password_file {self.passwords}\nacl_file {folder / 'acl'}\npersistence false\n"
                                f"log_dest file {folder / 'mosquitto.log'}\nlog_type all\n"
                                f"user {getpass.getuser()}\n")  # as root it would switch to user mosquitto
 
+    def _write_passwords(self) -> None:
+        self.passwords.write_text("")
+        for user in ("floor", "operator", *self.users):
+            subprocess.run([MOSQUITTO_PASSWD, "-b", str(self.passwords), user, PASSWORD], check=True,
+                           capture_output=True)
+
     def start(self) -> "Mosquitto":
+        self._write_passwords()
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + START_TIMEOUT
@@ -81,6 +87,12 @@ class Mosquitto:
                 raise RuntimeError(f"mosquitto did not start: {self.log()}")
             time.sleep(0.02)
         return self
+
+    def reload(self, users: tuple[str, ...]) -> None:
+        """These accounts from now on (mosquitto rereads its password file on SIGHUP)."""
+        self.users = users
+        self._write_passwords()
+        self.proc.send_signal(signal.SIGHUP)
 
     def _listening(self) -> bool:
         try:
