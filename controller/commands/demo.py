@@ -21,6 +21,7 @@ from pathlib import Path
 
 HELP = "watch a whole game on the simulated table (live view)"
 MAX_TABLES = 50
+DEMO_FLUSH = 15.0  # seconds a demo table waits at its end for the broker to take its last events
 FAULT_SCENARIO = "jam: [{shuffle: 3, sensor: stacker}]\nreset: {at: [%s]}\n"
 
 
@@ -34,7 +35,8 @@ def add_arguments(parser) -> None:
     parser.add_argument("--trace", metavar="FILE", help="write the simulator's hardware trace here")
     parser.add_argument("--faults", action="store_true", help="line noise, a jam and an MCU reset, to show recovery")
     parser.add_argument("--tables", type=int, default=1, metavar="N",
-                        help="play N tables at once (ids demo-1 ... demo-N; seeds SEED ... SEED+N-1)")
+                        help="play N tables at once (ids demo-1 ... demo-N; seeds SEED ... SEED+N-1; "
+                             "--journal and --trace FILE.EXT become FILE.demo-N.EXT)")
     parser.add_argument("--mqtt", metavar="URL", help="publish every table on this MQTT broker (mqtt://HOST[:PORT])")
     parser.add_argument("--mqtt-password-file", metavar="FILE",
                         help="log in to the broker as each table's id (demo-1, ...) with the password in FILE "
@@ -67,8 +69,6 @@ def _refused_options(args) -> str | None:
         return f"--tables must be from 1 to {MAX_TABLES}"
     if args.fast and (args.tables > 1 or args.mqtt):
         return "--tables and --mqtt play in real time: leave out --fast"
-    if args.tables > 1 and (args.journal or args.trace):
-        return "--journal and --trace keep one table's game: leave them out with --tables"
     if args.mqtt_password_file and not args.mqtt:
         return "--mqtt-password-file needs --mqtt"
     if args.mqtt:
@@ -144,7 +144,7 @@ async def _live(rules, args) -> int:
 async def _live_table(rules, args, folder: Path, n: int) -> int:
     folder.mkdir()
     seed = args.seed + n - 1  # table 1 plays the plain demo's game
-    sim = _start_simulator(rules, args, folder, seed)
+    sim = _start_simulator(rules, args, folder, n, seed)
     try:
         device = await _device_path(sim)
         return await _play_live(rules, args, folder, device, n, seed)
@@ -154,13 +154,13 @@ async def _live_table(rules, args, folder: Path, n: int) -> int:
             sim.wait(timeout=5)
 
 
-def _start_simulator(rules, args, tmp: Path, seed: int) -> subprocess.Popen:
+def _start_simulator(rules, args, tmp: Path, n: int, seed: int) -> subprocess.Popen:
     from controller.simulation import profile_for
 
     cmd = [sys.executable, "-m", "controller.cli", "sim", "--pty", "--speed", str(args.speed),
            "--seed", str(seed), "--profile", str(profile_for(rules))]
     if args.trace:
-        cmd += ["--trace", args.trace]
+        cmd += ["--trace", _per_table(args.trace, args, n)]
     if args.faults:
         scenario = tmp / "faults.yaml"
         # the reset lands in the middle of the game, in the simulator's (scaled) seconds
@@ -208,12 +208,12 @@ async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int) -> 
             refresh.now()
     finally:
         if publisher is not None:
-            await publisher.close()
+            await publisher.close(flush=DEMO_FLUSH)
         view.close()
         controller.close()
     _print_standings(controller.standings, "" if args.tables == 1 else f"demo-{n}: ")
     if args.journal:
-        with open(args.journal, "w", encoding="utf-8") as f:
+        with open(_per_table(args.journal, args, n), "w", encoding="utf-8") as f:
             write_jsonl(journal_records(store), f)
     store.close()
     return 0
@@ -266,6 +266,14 @@ class _TableLines:
 
     def close(self) -> None:
         pass
+
+
+def _per_table(path: str, args, n: int) -> str:
+    """FILE for the one table; FILE's name with .demo-N before its suffix for each of several."""
+    if args.tables == 1:
+        return path
+    given = Path(path)
+    return str(given.with_name(f"{given.stem}.demo-{n}{given.suffix}"))
 
 
 class _Refresher:

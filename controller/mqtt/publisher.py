@@ -29,7 +29,7 @@ from controller.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discove
 log = logging.getLogger("mjtable.mqtt")
 
 BACKOFF_FIRST, BACKOFF_MAX = 0.5, 30.0  # seconds between connection attempts
-STOP_TIMEOUT = 2.0  # seconds the clean stop waits to say `offline`
+STOP_TIMEOUT = 2.0  # seconds a clean stop waits to send what is queued, and to say `offline`
 
 
 class Publisher:
@@ -58,15 +58,17 @@ class Publisher:
         self._task = asyncio.ensure_future(self._run())
         log.info("MQTT: publishing to %s as %s/%s", self.broker, self.settings.prefix, self.settings.table_id)
 
-    async def close(self) -> None:
-        """Say `offline` (if connected: briefly) and disconnect; the will is not sent."""
+    async def close(self, flush: float = STOP_TIMEOUT) -> None:
+        """Send what is queued (waiting at most ``flush`` seconds, for a reconnect too), say
+        `offline` and disconnect; the will is not sent."""
         if self._unsubscribe is not None:
             self._unsubscribe()
-        if self._client is not None:
+        if self.connections:  # a broker never reached is not waited for
             try:  # what the game did last (its final status, game_over) is worth a moment
-                await asyncio.wait_for(self._drained.wait(), STOP_TIMEOUT)
+                await asyncio.wait_for(self._drained.wait(), flush)
             except asyncio.TimeoutError:
-                log.info("MQTT: %d events not sent at stop", len(self._events))
+                log.warning("MQTT: %d events not sent at stop", len(self._events))
+        if self._client is not None:
             try:
                 await self._client.publish(self.topics.availability, OFFLINE, qos=1, retain=True,
                                            timeout=STOP_TIMEOUT)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from mjtable_config.schema import Problems, spec
+from mjtable_config.schema import Nullable, Problems, Str, spec
 
 SCHEMES = {"mqtt": 1883, "mqtts": 8883}  # the scheme's default port
 # One topic level: no wildcards, no separator, nothing a Home Assistant object id refuses.
@@ -42,6 +42,40 @@ def parse_broker(url: str) -> Broker:
     return Broker(parts.hostname, port, parts.scheme == "mqtts")
 
 
+class _Checked(Str):
+    """A string that ``check`` (raising ValueError with the reason) accepts."""
+
+    def __init__(self, what: str, check) -> None:
+        super().__init__(what=what)
+        self._accepts = check
+
+    def _check(self, node, path, ctx):
+        value = super()._check(node, path, ctx)
+        if isinstance(value, str):
+            try:
+                self._accepts(value)
+            except ValueError as exc:
+                return self.fail(node, path, ctx, str(exc))
+        return value
+
+
+def _matching(pattern: re.Pattern):
+    def check(value: str) -> None:
+        if not pattern.match(value):
+            raise ValueError(f"got {value[:40]!r}")
+    return check
+
+
+def _web_url(value: str) -> None:
+    if urlsplit(value).scheme not in ("http", "https") or not urlsplit(value).hostname:
+        raise ValueError(f"got {value[:40]!r}")
+
+
+BROKER = _Checked("a broker URL: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]", parse_broker)
+TABLE_ID = _Checked(f"the table's topic level: {NAME_WHAT} (default: the host name)", _matching(NAME))
+TOPIC_PREFIX = _Checked(PREFIX_WHAT, _matching(PREFIX))
+
+
 def default_table_id() -> str:
     """The host name's first label, made a valid topic level."""
     name = re.sub(r"[^A-Za-z0-9_-]", "-", socket.gethostname().split(".")[0])[:64]
@@ -50,37 +84,24 @@ def default_table_id() -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class MqttSettings:
-    broker: str = field(metadata=spec(what="a broker URL: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"))
-    table_id: str | None = field(default=None, metadata=spec(what=f"the table's topic level: {NAME_WHAT} "
-                                                                  "(default: the host name)"))
-    prefix: str = field(default="mjtable", metadata=spec(what=PREFIX_WHAT))
+    broker: str = field(metadata=spec(schema=BROKER))
+    table_id: str | None = field(default=None, metadata=spec(schema=Nullable(TABLE_ID)))
+    prefix: str = field(default="mjtable", metadata=spec(schema=TOPIC_PREFIX))
     username: str | None = None
     password: str | None = None
     password_file: Path | None = field(default=None, metadata=spec(what="a file holding the password"))
     tls: Path | None = field(default=None, metadata=spec(what="a CA certificate file (PEM) for mqtts://"))
-    discovery_prefix: str | None = field(default="homeassistant", metadata=spec(what=PREFIX_WHAT))
+    discovery_prefix: str | None = field(default="homeassistant", metadata=spec(schema=Nullable(TOPIC_PREFIX)))
     commands: bool = False  # accept ops on the command topic
     queue: int = field(default=1000, metadata=spec(min=10, max=100_000))  # events held while the broker is away
     status_rate: float = field(default=5.0, metadata=spec(min=0.1, max=100))  # status messages a second, at most
     # the table page's address as the parlour reaches it (a listen address does not say it)
-    web_url: str | None = field(default=None, metadata=spec(what="an http:// or https:// URL"))
+    web_url: str | None = field(default=None, metadata=spec(schema=Nullable(_Checked("an http:// or https:// URL",
+                                                                                     _web_url))))
 
     def problems(self) -> Problems:
-        try:
-            broker = parse_broker(self.broker)
-        except ValueError as exc:
-            yield ("broker",), f"{exc}; allowed: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"
-        else:
-            if self.tls is not None and not broker.tls:
-                yield ("tls",), "a CA file needs an mqtts:// broker URL"
-        if self.table_id is not None and not NAME.match(self.table_id):
-            yield ("table_id",), f"got {self.table_id[:40]!r}; allowed: {NAME_WHAT}"
-        for key in ("prefix", "discovery_prefix"):
-            value = getattr(self, key)
-            if value is not None and not PREFIX.match(value):
-                yield (key,), f"got {value[:40]!r}; allowed: {PREFIX_WHAT}"
-        if self.web_url is not None and urlsplit(self.web_url).scheme not in ("http", "https"):
-            yield ("web_url",), f"got {self.web_url[:40]!r}; allowed: an http:// or https:// URL"
+        if self.tls is not None and not parse_broker(self.broker).tls:
+            yield ("tls",), "a CA file needs an mqtts:// broker URL"
         if self.password is not None and self.password_file is not None:
             yield ("password_file",), "give password or password_file, not both"
         if self.username is None and (self.password is not None or self.password_file is not None):

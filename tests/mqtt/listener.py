@@ -37,7 +37,7 @@ class Listener:
         self.port, self.topics = port, topics
         self.messages: list[Message] = []
         self._lock = threading.Lock()
-        self._subscribed = threading.Event()
+        self.subscriptions = 0  # taken by the broker: one per connection
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-{user}-{next(_ids)}")
         self.client.username_pw_set(user, PASSWORD)
         self.client.reconnect_delay_set(0.05, 0.2)
@@ -49,7 +49,7 @@ class Listener:
         self.client.connect("127.0.0.1", self.port)
         self.client.loop_start()
         if self.topics:
-            wait_for(self._subscribed.is_set, "the broker to take the subscription", TIMEOUT)
+            self.wait_subscribed(1)
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -61,7 +61,11 @@ class Listener:
             client.subscribe([(topic, 1) for topic in self.topics])
 
     def _on_subscribe(self, client, userdata, mid, reasons, properties) -> None:
-        self._subscribed.set()
+        self.subscriptions += 1
+
+    def wait_subscribed(self, times: int) -> None:
+        """Until the broker has taken the subscription ``times`` times (2: after one restart)."""
+        wait_for(lambda: self.subscriptions >= times, "the broker to take the subscription", TIMEOUT)
 
     def _on_message(self, client, userdata, message) -> None:
         with self._lock:

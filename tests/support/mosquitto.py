@@ -77,6 +77,10 @@ class Mosquitto:
             subprocess.run([MOSQUITTO_PASSWD, "-b", str(self.passwords), user, PASSWORD], check=True,
                            capture_output=True)
 
+    def start_with(self, users: tuple[str, ...]) -> "Mosquitto":
+        self.users = users
+        return self.start()
+
     def start(self) -> "Mosquitto":
         self._write_passwords()
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdin=subprocess.DEVNULL,
