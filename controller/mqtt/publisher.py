@@ -63,6 +63,7 @@ class Publisher:
         `offline` and disconnect; the will is not sent."""
         if self._unsubscribe is not None:
             self._unsubscribe()
+            self._unsubscribe = None
         if self.connections:  # a broker never reached is not waited for
             try:  # what the game did last (its final status, game_over) is worth a moment
                 await asyncio.wait_for(self._drained.wait(), flush)
