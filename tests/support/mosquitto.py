@@ -71,6 +71,19 @@ class Mosquitto:
                                f"log_dest file {folder / 'mosquitto.log'}\nlog_type all\n"
                                f"user {getpass.getuser()}\n")  # as root it would switch to user mosquitto
 
+    def add_tls_listener(self) -> Path:
+        """A second listener, mqtts:// at ``tls_url``, with a self-signed certificate for
+        127.0.0.1; the CA file a client trusts (the certificate itself)."""
+        ca, key = self.folder / "ca.pem", self.folder / "key.pem"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                        "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                        "-keyout", str(key), "-out", str(ca)], check=True, capture_output=True)
+        port = free_port()
+        self.tls_url = f"mqtts://127.0.0.1:{port}"
+        with self.config.open("a") as config:  # listener options follow their listener line
+            config.write(f"listener {port} 127.0.0.1\ncertfile {ca}\nkeyfile {key}\n")
+        return ca
+
     def _write_passwords(self) -> None:
         self.passwords.write_text("")
         for user in ("floor", "operator", *self.users):
