@@ -19,6 +19,8 @@ from pathlib import Path
 from yaml.nodes import MappingNode, ScalarNode
 
 from controller.capabilities import Capabilities, cannot_play
+from controller.intervals import Interval, Intervals
+from controller.listen import WHAT as LISTEN_WHAT, parse_listen
 from controller.mqtt.settings import MqttSettings
 from controller.rules.ruleset import RuleSet, load_ruleset
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
@@ -68,12 +70,21 @@ class TableConfig:
                                                                      choices=("draw",)))
     # the parlour's broker (docs/MQTT.md); off without the section
     mqtt: MqttSettings | None = None
+    # service intervals by task, for the maintenance reminders (docs/FLOOR.md)
+    maintenance: dict[str, Interval] = field(default_factory=dict, metadata=spec(schema=Intervals()))
+    # where `mjtable run` serves /metrics (Prometheus); off without it
+    metrics_listen: str | None = field(default=None, metadata=spec(key="metrics.listen", what=LISTEN_WHAT))
 
     def problems(self) -> Problems:
         dealer, seats = self.starting_dealer, self.ruleset.seats
         if dealer != "draw" and dealer not in seats:
             yield ("game", "starting_dealer"), (f"{dealer} is not a seat in play in {self.ruleset.name}; "
                                                 f"allowed: {', '.join(map(str, seats))} or draw")
+        if self.metrics_listen is not None:
+            try:
+                parse_listen(self.metrics_listen)
+            except ValueError as exc:
+                yield ("metrics", "listen"), str(exc)
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "

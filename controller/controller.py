@@ -32,6 +32,7 @@ from controller.hand import Hand
 from controller.machine import TableMachine
 from controller.players import Player, as_list, seat_players
 from controller.recovery import Recovery
+from controller.reminders import Reminders
 from controller.results import Results
 from controller.settings import Settings
 from controller.setup import Setup
@@ -82,6 +83,7 @@ class Controller:
         self.hand_setup = Setup(self)
         self.news = TableNews(self)
         self.sticks = StickCheck(self.table, self.publish)  # protocol 1.1: the trays against the ledger
+        self.reminders = Reminders(self, self.settings.maintenance, self.settings.service_file)
         self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active)
 
     # ------------------------------------------------------------------ events out

@@ -3,6 +3,7 @@ table's long operations (docs/ARCHITECTURE.md "Deadlines")."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # Seconds each long operation takes on a table, before the margin; a shuffle's is the build
 # limit. A table's identity does not say: the table config's profile does (`durations_from`),
@@ -25,6 +26,8 @@ class Settings:
     backoff_max: float = 10.0
     operation_margin: float = 2.0  # an operation's deadline: its nominal duration times this
     durations: dict[str, float] = field(default_factory=lambda: dict(NOMINAL_DURATIONS))
+    maintenance: dict = field(default_factory=dict)  # task -> controller.intervals.Interval
+    service_file: Path | None = None  # the counters' readings at the last service (controller/reminders.py)
 
     def operation_limits(self) -> dict[str, float]:
         return {name: seconds * self.operation_margin for name, seconds in self.durations.items()}

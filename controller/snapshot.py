@@ -19,7 +19,8 @@ def snapshot(c: "Controller") -> dict[str, Any]:
                            "fault": f"{c.fault.describe()}; {remedy(c.fault.code)}" if c.fault else None,
                            "fault_code": int(c.fault.code) if c.fault else None,
                            "waiting_for": _waiting_for(c),
-                           "store_error": c.db.error if c.db is not None else None}
+                           "store_error": c.db.error if c.db is not None else None,
+                           "maintenance_due": c.reminders.due()}
     if c.state is not None:
         s = c.displays.displayed()
         out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
