@@ -23,13 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from controller.listen import parse_listen
     from controller.mqtt.settings import parse_broker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
                         datefmt="%H:%M:%S")
     try:
         broker = parse_broker(args.broker)
-        host, port = _listen(args.listen)
+        host, port = parse_listen(args.listen)
         password = args.password_file.read_text().strip() if args.password_file else None
     except (ValueError, OSError) as exc:
         print(f"mjtable floor: {exc}", file=sys.stderr)
@@ -38,13 +39,6 @@ def run(args: argparse.Namespace) -> int:
     connection = Connection(broker.host, broker.port, broker.tls, str(args.ca_file) if args.ca_file else None,
                             args.username, password)
     return asyncio.run(serve(connection, args.prefix, host, port))
-
-
-def _listen(text: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or int(port) > 65535:
-        raise ValueError(f"--listen {text!r}: HOST:PORT, e.g. {DEFAULT_LISTEN}")
-    return host.strip("[]"), int(port)
 
 
 async def serve(connection, prefix: str, host: str, port: int) -> int:
