@@ -26,12 +26,21 @@ def test_status_events_and_discovery_arrive_as_documented_and_commands_are_off(p
         assert started["hand"] == "E1" and started["seq"] == 1
         table.ok("result", "draw", "--tenpai", "1")
         ended = floor.wait_event("table-1", "hand_ended")
-        journal = next(r for r in table.journal() if "hand" in r)
-        assert ended["record"] == {k: v for k, v in journal.items() if k != "players"}  # the journal adds the names
+        journal = table.journal()  # the players' line, then the hands
+        assert ended["record"] == {k: v for k, v in journal[1].items() if k != "players"}  # the journal adds the names
 
         after = floor.wait_status("table-1", lambda s: s["time"] >= ended["time"], "the status after the hand")
         assert after["scores"] == ended["record"]["scores"]
         assert [p["name"] for p in after["seat_players"]] == ["Ann", "Bo", "Cy", "Di"]
+        # A broker that answers nothing holds up nothing: the next hand is played meanwhile.
+        second_seq = table.wait_hand_after(started["seq"])["hand_in_play"]["seq"]
+        broker.freeze()
+        table.ok("result", "draw", "--tenpai", "1")
+        table.wait_hand_after(second_seq)
+        broker.thaw()
+        second = floor.wait_event("table-1", "hand_ended", lambda e: e["time"] > ended["time"])
+        assert second["record"] == {k: v for k, v in table.journal()[2].items() if k != "players"}
+
         events = floor.events("table-1")
         assert {"game_started", "hand_started", "hand_ended"} <= {e["event"] for e in events}
         assert all(e["table_id"] == "table-1" and isinstance(e["time"], float) for e in events)

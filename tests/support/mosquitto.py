@@ -118,6 +118,13 @@ class Mosquitto:
         except OSError:
             return False
 
+    def freeze(self) -> None:
+        """A broker that takes connections' bytes but answers nothing (SIGSTOP): the slowest."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.kill()
