@@ -97,8 +97,8 @@ class Board:
         record = event.get("record")
         if event.get("event") != "hand_ended" or not isinstance(record, dict):
             return False
-        tile.last_hand = {"hand": record.get("hand"), "kind": (record.get("result") or {}).get("kind"),
-                          "payments": record.get("payments")}
+        tile.last_hand = {"hand": record.get("hand"), "honba": record.get("honba"),
+                          "kind": (record.get("result") or {}).get("kind"), "payments": record.get("payments")}
         return True
 
     def tile(self, table_id: str) -> dict[str, Any] | None:

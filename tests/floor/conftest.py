@@ -10,7 +10,7 @@ import pytest
 from ..support.mosquitto import PASSWORD, Mosquitto
 from ..support.processes import Processes
 
-TABLES = ("t1", "t2", "t3")
+TABLES = ("t1", "t2", "t3", "fleet-1", "fleet-2", "fleet-3")
 
 
 @pytest.fixture

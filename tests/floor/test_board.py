@@ -35,13 +35,13 @@ def test_a_fault_is_dated_by_the_table_else_from_when_it_was_first_seen_and_clea
 def test_the_last_will_shows_offline_and_a_hands_end_is_kept_for_the_tile():
     board = Board()
     board.receive("mjtable/t2/status", status(), now=1.0)
-    record = {"hand": "E1", "result": {"kind": "tsumo"}, "payments": [3900, -1300, -1300, -1300]}
+    record = {"hand": "E1", "honba": 1, "result": {"kind": "tsumo"}, "payments": [3900, -1300, -1300, -1300]}
     assert board.receive("mjtable/t2/events", json.dumps({"event": "hand_ended", "record": record}).encode(), 2.0) == "t2"
     assert board.receive("mjtable/t2/events", json.dumps({"event": "riichi", "seat": 1}).encode(), 2.0) is None
     board.receive("mjtable/t2/availability", b"offline", now=3.0)
     tile = board.tile("t2")
     assert tile["online"] is False
-    assert tile["last_hand"] == {"hand": "E1", "kind": "tsumo", "payments": [3900, -1300, -1300, -1300]}
+    assert tile["last_hand"] == {"hand": "E1", "honba": 1, "kind": "tsumo", "payments": [3900, -1300, -1300, -1300]}
 
 
 def test_an_empty_retained_status_takes_the_table_off_the_floor():

@@ -2,13 +2,27 @@
 controller's counters; due in status, cleared by a recorded service, kept across a restart."""
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+import json
+
 import pytest
 
+from controller import rules as R
 from controller.config import load_table_config
+from controller.controller import Controller
 from controller.intervals import Interval
+from controller.maintenance import Maintenance
 from controller.reminders import due, readings
+from controller.settings import Settings, durations_from
+from controller.simulation import PlayerDriver, table_rules
+from controller.store import Store
+from firmware_protocol.virtual_time import run_virtual
 from mjtable_config.schema import ConfigError
-from sim.profile import DEFAULT_PROFILE
+from sim.players import Players
+from sim.profile import DEFAULT_PROFILE, load_profile
+from sim.serve import connect_in_process
+from sim.table import SimulatedTable
 
 COUNTERS = {"shuffle_cycles": 2100, "lift_cycles": 2110, "motor_seconds": 36000, "cycles_since_service": 1850,
             "faults": {"stacker": 3, "lift_1": 1}, "jams": {"stacker": 2}}
@@ -52,3 +66,38 @@ def test_the_maintenance_section_of_the_table_config(tmp_path):
     text = str(err.value)
     assert "maintenance.clean_tiles.every" in text and "did you mean 'shuffles'" in text
     assert "task name 'bad name'" in text
+
+
+def test_a_table_without_counters_records_the_service_for_the_controllers_reminders(short_tmp):
+    """Protocol 1.0: hands and games only; `record_service` clears them, and the readings at
+    the service are written beside the database."""
+    profile = dataclasses.replace(load_profile("four-port"), protocol="1.0")
+    service_file = short_tmp / "state.service.json"
+    settings = Settings(durations=durations_from(profile.timings), service_file=service_file,
+                        maintenance={"felt": Interval(every=5, counter="hands"),
+                                     "clean_tiles": Interval(every=1, counter="shuffles")})
+    rules = R.load_ruleset("ema-2016")
+
+    async def game_then_service():
+        table = SimulatedTable(profile, seed=2)
+        loop = asyncio.get_running_loop()
+        controller = Controller(lambda: _connected(loop, table), rules, store=Store(short_tmp / "state.db"),
+                                settings=settings, seed=2)
+        PlayerDriver(controller, Players(table_rules(rules), seed=2))
+        await controller.start()
+        await controller.new_game(0)
+        await controller.play()
+        await asyncio.sleep(1.0)  # the reminders' reading after the game
+        before = controller.reminders.due()
+        reply = await Maintenance(controller).reset_service_counter()
+        after = controller.reminders.due()
+        controller.close()
+        return before, reply, after, controller.settled
+    before, reply, after, hands = run_virtual(game_then_service())
+    assert [(d["task"], d["due"]) for d in before] == [("felt", True)]  # a 1.0 table counts no shuffles
+    assert reply == {"counters": None} and after == []
+    assert json.loads(service_file.read_text()) == {"at_service": {"hands": hands, "games": 1}}
+
+
+async def _connected(loop, table):
+    return connect_in_process(loop, table)

@@ -57,7 +57,8 @@ function scores(t) {
 
 function lastHand(t) {
   const h = t.last_hand;
-  return h ? `last ${h.hand}: ${h.kind || "?"} ${(h.payments || []).map((p) => (p > 0 ? "+" : "") + p).join(" ")}` : "";
+  const honba = h && h.honba ? ` (honba ${h.honba})` : "";
+  return h ? `last ${h.hand}${honba}: ${h.kind || "?"} ${(h.payments || []).map((p) => (p > 0 ? "+" : "") + p).join(" ")}` : "";
 }
 
 function due(t) {
