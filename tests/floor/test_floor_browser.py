@@ -50,7 +50,9 @@ def test_the_floor_in_the_browser(broker, floor):
 def _walk_the_floor(broker, floor, web_url: str) -> None:
     publish(broker, "t1", "status", status(hand="E2", web_url=web_url))
     publish(broker, "t1", "availability", "online")
-    publish(broker, "t2", "status", status(seat_players=[{"seat": 0, "name": "Ann"}], waiting_for="shuffle"))
+    publish(broker, "t2", "status", status(seat_players=[{"seat": 0, "name": "Ann"}], waiting_for="shuffle",
+                                           maintenance_due=[{"task": "clean_tiles", "counter": "shuffles",
+                                                             "every": 2000, "since": 2004, "due": True}]))
     with chromium() as page:
         page.get(floor.url)
         wait = WebDriverWait(page, WAIT)
@@ -59,6 +61,7 @@ def _walk_the_floor(broker, floor, web_url: str) -> None:
         assert t1.tag_name == "a" and t1.get_attribute("href") == web_url
         assert t2.tag_name == "div"  # no web_url: nothing to open
         assert "Ann" in t2.text and "waiting for shuffle" in t2.text
+        assert "due: clean_tiles (2004 of 2000 shuffles)" in t2.text
 
         def classes(table: str) -> list[str]:
             return page.find_element(By.ID, f"tile-{table}").get_attribute("class").split()

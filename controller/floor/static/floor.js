@@ -62,7 +62,8 @@ function lastHand(t) {
 }
 
 function due(t) {
-  return (t.maintenance_due || []).map((d) => `due: ${d.task} (${d.since} of ${d.every} ${d.counter})`).join("; ");
+  return (t.maintenance_due || []).map((d) => `${d.due ? "due" : "soon"}: ${d.task} (${d.since} of ${d.every} ${d.counter})`)
+    .join("; ");
 }
 
 function faultText(t) {
