@@ -24,12 +24,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from controller.listen import parse_listen
-    from controller.mqtt.settings import parse_broker
+    from controller.mqtt.settings import PREFIX, PREFIX_WHAT, parse_broker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
                         datefmt="%H:%M:%S")
     try:
         broker = parse_broker(args.broker)
+        if not PREFIX.match(args.prefix):
+            raise ValueError(f"--prefix {args.prefix[:40]!r}: {PREFIX_WHAT}")
         host, port = parse_listen(args.listen)
         password = args.password_file.read_text().strip() if args.password_file else None
     except (ValueError, OSError) as exc:

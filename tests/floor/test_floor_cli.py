@@ -44,6 +44,7 @@ def test_the_floor_catches_up_after_a_broker_restart(procs, broker, floor):
 def test_a_bad_broker_url_or_listen_address_is_refused(procs):
     import subprocess
     from ..support.processes import MJTABLE
-    for args, said in ((["--broker", "http://x"], "mqtt://"), (["--broker", "mqtt://h", "--listen", "nowhere"], "HOST:PORT")):
+    for args, said in ((["--broker", "http://x"], "mqtt://"), (["--broker", "mqtt://h", "--listen", "nowhere"], "HOST:PORT"),
+                       (["--broker", "mqtt://h", "--prefix", "mjtable/#"], "no wildcards")):
         done = subprocess.run([MJTABLE, "floor", *args], capture_output=True, text=True, timeout=30)
         assert done.returncode == 2 and said in done.stderr, done.stderr
