@@ -121,11 +121,33 @@ async def watch(url: str, on_seen: Callable[[Hand, float], None], until: Callabl
                     return
 
 
-def _watch_main(url: str, out: str) -> None:
-    """`python -m benchmarks.fleet URL FILE`: the watcher in a process of its own (so that the
-    tables' loop does not delay it); each hand as a JSON line [table, hand, honba, time]."""
+async def follow_events(broker: str, password: str | None, on_seen: Callable[[Hand, float], None]) -> None:
+    """Each hand_ended event as the broker delivers it (a subscriber beside the floor view's)."""
+    import aiomqtt
+
+    from controller.mqtt.settings import parse_broker
+    where = parse_broker(broker)
+    async with aiomqtt.Client(where.host, where.port, username="floor" if password else None,
+                              password=password) as client:
+        await client.subscribe("mjtable/+/events", qos=1)
+        async for message in client.messages:
+            event = json.loads(message.payload)
+            if event["event"] == "hand_ended":
+                on_seen((event["table_id"], event["record"]["hand"], event["record"]["honba"]), time.time())
+
+
+def _watch_main(floor: str, broker: str, password: str, out: str) -> None:
+    """`python -m benchmarks.fleet FLOOR_URL BROKER_URL PASSWORD FILE`: in a process of its own
+    (so that the tables' loop does not delay it), each hand's end as the broker delivers it and
+    as the floor view first shows it: JSON lines [where, table, hand, honba, time]."""
     with open(out, "a", buffering=1) as lines:
-        asyncio.run(watch(url, lambda hand, now: lines.write(json.dumps([*hand, now]) + "\n")))
+        def seen(where: str):
+            return lambda hand, now: lines.write(json.dumps([where, *hand, now]) + "\n")
+
+        async def both():
+            await asyncio.gather(watch(floor, seen("floor")),
+                                 follow_events(broker, None if password == "-" else password, seen("broker")))
+        asyncio.run(both())
 
 
 # ---------------------------------------------------------------- a floor view
@@ -143,4 +165,4 @@ def start_floor(broker_url: str, *login: str) -> tuple[subprocess.Popen, str]:
 
 
 if __name__ == "__main__":
-    _watch_main(*sys.argv[1:3])
+    _watch_main(*sys.argv[1:5])
