@@ -151,7 +151,7 @@ def load_table_config(path: str | Path) -> TableConfig:
         config = table.build(data, (), ctx, path=path, ruleset=rules, profile=named_file("tables", data["profile"], base),
                              rulesets=_resolve(base, data["rulesets"]), socket=_resolve(base, data["api"]["socket"]),
                              database=_resolve(base, data["state"]["database"]))
-    if config and config.mqtt is not None:
+    if isinstance(config, TableConfig) and config.mqtt is not None:  # build gives INVALID on a problem
         config = dataclasses.replace(config, mqtt=_mqtt_files(config.mqtt.resolved(base), ctx))
     ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
     return config
