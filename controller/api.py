@@ -18,7 +18,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 from firmware_protocol.catalog import TEST_SUBSYSTEMS
 
@@ -197,6 +197,35 @@ def encode(message: dict) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
+async def answer(handler: ControlHandler, line: bytes,
+                 subscribe: Callable[[], Awaitable[dict]] | None = None) -> dict:
+    """The reply to one request line: what every transport of the API answers with.
+    ``subscribe`` turns the transport into an event stream; without it, `subscribe` is refused."""
+    client_id = None
+    try:
+        request = decode_request(line)
+        client_id = request.pop("id", None)
+        if not (client_id is None or isinstance(client_id, str) or _is_int(client_id)):
+            client_id = None
+            raise Refusal("bad_request", '"id" must be a string or an integer')
+        op, args = check_request(request)
+        if op == "subscribe":
+            if subscribe is None:
+                raise Refusal("not_allowed", "subscribe: not on this transport (it has its own event stream)")
+            reply = await subscribe()
+        else:
+            reply = await handler.handle(op, args)
+    except Refusal as exc:
+        return _error(exc.code, exc.message, client_id, exc.details)
+    except Exception:  # a bug in the handler must not take the API down with it
+        log.exception("handler failed on %r", line[:200])
+        return _error("internal", "internal error in the controller; see its log", client_id)
+    reply = {"ok": True, **reply}
+    if client_id is not None:
+        reply["id"] = client_id
+    return reply
+
+
 # -- the server ----------------------------------------------------------------------
 
 
@@ -369,24 +398,7 @@ class _Connection:
             return None
 
     async def _answer(self, line: bytes) -> dict:
-        client_id = None
-        try:
-            request = decode_request(line)
-            client_id = request.pop("id", None)
-            if not (client_id is None or isinstance(client_id, str) or _is_int(client_id)):
-                client_id = None
-                raise Refusal("bad_request", '"id" must be a string or an integer')
-            op, args = check_request(request)
-            reply = await self._subscribe() if op == "subscribe" else await self.handler.handle(op, args)
-        except Refusal as exc:
-            return _error(exc.code, exc.message, client_id, exc.details)
-        except Exception:  # a bug in the handler must not take the API down with it
-            log.exception("handler failed on %r", line[:200])
-            return _error("internal", "internal error in the controller; see its log", client_id)
-        reply = {"ok": True, **reply}
-        if client_id is not None:
-            reply["id"] = client_id
-        return reply
+        return await answer(self.handler, line, self._subscribe)
 
     async def _subscribe(self) -> dict:
         if self.events is None:

@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "maintenance": "controller.commands.maintenance",
     "demo": "controller.commands.demo",
     "conformance": "controller.commands.conformance",
+    "floor": "controller.commands.floor",
 }
 
 

@@ -19,6 +19,9 @@ from pathlib import Path
 from yaml.nodes import MappingNode, ScalarNode
 
 from controller.capabilities import Capabilities, cannot_play
+from controller.intervals import Interval, Intervals
+from controller.listen import WHAT as LISTEN_WHAT, parse_listen
+from controller.mqtt.settings import MqttSettings
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schedule import MAX_NUMBER
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
@@ -68,17 +71,29 @@ class TableConfig:
                                                                      choices=("draw",)))
     # this table's number in a tournament's schedule (`mjtable start --round N`); none: not in one
     table_number: int | None = field(default=None, metadata=spec(key="table.number", min=1, max=MAX_NUMBER))
+    # the parlour's broker (docs/MQTT.md); off without the section
+    mqtt: MqttSettings | None = None
+    # service intervals by task, for the maintenance reminders (docs/FLOOR.md)
+    maintenance: dict[str, Interval] = field(default_factory=dict, metadata=spec(schema=Intervals()))
+    # where `mjtable run` serves /metrics (Prometheus); off without it
+    metrics_listen: str | None = field(default=None, metadata=spec(key="metrics.listen", what=LISTEN_WHAT))
 
     def problems(self) -> Problems:
         dealer, seats = self.starting_dealer, self.ruleset.seats
         if dealer != "draw" and dealer not in seats:
             yield ("game", "starting_dealer"), (f"{dealer} is not a seat in play in {self.ruleset.name}; "
                                                 f"allowed: {', '.join(map(str, seats))} or draw")
+        if self.metrics_listen is not None:
+            try:
+                parse_listen(self.metrics_listen)
+            except ValueError as exc:
+                yield ("metrics", "listen"), str(exc)
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
                 f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}"
-                + (f", table number {self.table_number}" if self.table_number is not None else ""))
+                + (f", table number {self.table_number}" if self.table_number is not None else "")
+                + (f"; {self.mqtt.summary()}" if self.mqtt else ""))
 
 
 def find_table_config(given: str | Path | None = None) -> Path:
@@ -140,8 +155,18 @@ def load_table_config(path: str | Path) -> TableConfig:
         config = table.build(data, (), ctx, path=path, ruleset=rules, profile=named_file("tables", data["profile"], base),
                              rulesets=_resolve(base, data["rulesets"]), socket=_resolve(base, data["api"]["socket"]),
                              database=_resolve(base, data["state"]["database"]))
+    if isinstance(config, TableConfig) and config.mqtt is not None:  # build gives INVALID on a problem
+        config = dataclasses.replace(config, mqtt=_mqtt_files(config.mqtt.resolved(base), ctx))
     ctx.raise_issues(by_line=False)  # the rule set's problems stay after the line that names it
     return config
+
+
+def _mqtt_files(mqtt: MqttSettings, ctx: Context) -> MqttSettings:
+    for key, path in mqtt.files().items():
+        problem = file_problem(path)
+        if problem:
+            ctx.error(("mqtt", key), f"{problem} ({path}); allowed: a file path, relative to this file's folder")
+    return mqtt
 
 
 def unplayable(config: TableConfig) -> list[str]:

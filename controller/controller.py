@@ -34,6 +34,7 @@ from controller.hand import Hand
 from controller.machine import TableMachine
 from controller.players import Player, as_list, seat_players
 from controller.recovery import Recovery
+from controller.reminders import Reminders
 from controller.results import Results
 from controller.schedule import RoundTable
 from controller.session_clock import SessionClock, check_time_limit
@@ -87,6 +88,7 @@ class Controller:
         self.hand_setup = Setup(self)
         self.news = TableNews(self)
         self.sticks = StickCheck(self.table, self.publish)  # protocol 1.1: the trays against the ledger
+        self.reminders = Reminders(self, self.settings.maintenance, self.settings.service_file)
         self.sessions = ClubSessions(self)  # club nights: the open session, the running totals
         self.clock = SessionClock(self)
         self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active,

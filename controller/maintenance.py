@@ -51,11 +51,20 @@ class Maintenance:
             return {"counters": await table.get_counters()}
 
     async def reset_service_counter(self) -> dict[str, Any]:
+        """The table's cycles since service from 0, and every maintenance reminder; a table
+        without counters (protocol 1.0) has only the reminders of the controller's counters."""
         self._out_of_game("record a service")
+        reminders = self.controller.reminders
+        caps = self.controller.table.capabilities
+        if reminders.intervals and caps is not None and not caps.counters:
+            await reminders.serviced()
+            log.info("service recorded: the maintenance reminders count from now (the table keeps no counters)")
+            return {"counters": None}
         table = self._table("counters")
         with _refused():
             await table.reset_service_counter()
             log.info("service recorded: the table's cycles since service start again from 0")
+            await self.controller.reminders.serviced()
             return {"counters": await table.get_counters()}
 
     async def sensor_test(self, subsystem: str | None = None, seat: int | None = None) -> dict[str, Any]:

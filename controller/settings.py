@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # Seconds each long operation takes on a table, before the margin; a shuffle's is the build
 # limit. A table's identity does not say: the table config's profile does (`durations_from`),
@@ -30,6 +31,8 @@ class Settings:
     # A time-limited session's clock (controller/session_clock.py): wall-clock seconds, so
     # that its start survives a restart; tests give it the virtual loop's time.
     clock: Callable[[], float] = time.time
+    maintenance: dict = field(default_factory=dict)  # task -> controller.intervals.Interval
+    service_file: Path | None = None  # the counters' readings at the last service (controller/reminders.py)
 
     def operation_limits(self) -> dict[str, float]:
         return {name: seconds * self.operation_margin for name, seconds in self.durations.items()}

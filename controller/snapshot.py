@@ -20,7 +20,8 @@ def snapshot(c: "Controller") -> dict[str, Any]:
                            "fault_code": int(c.fault.code) if c.fault else None,
                            "waiting_for": _waiting_for(c),
                            "store_error": c.db.error if c.db is not None else None,
-                           "session": c.sessions.status()}
+                           "session": c.sessions.status(),
+                           "maintenance_due": c.reminders.due()}
     if c.state is not None:
         s = c.displays.displayed()
         out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,

@@ -466,6 +466,12 @@ class Store:
 
     # -- hands ---------------------------------------------------------------------
 
+    def counts(self) -> dict[str, int]:
+        """Hands stored and games finished, ever (the maintenance reminders' counters)."""
+        ((hands,),) = self._query("SELECT COUNT(*) FROM hands")
+        ((games,),) = self._query("SELECT COUNT(*) FROM games WHERE status = 'finished'")
+        return {"hands": hands, "games": games}
+
     def hands(self, game_id: int) -> list[dict]:
         """The committed hand records of a game, in hand order."""
         rows = self._query("SELECT record FROM hands WHERE game_id = ? ORDER BY seq", (game_id,))

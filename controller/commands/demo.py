@@ -3,7 +3,9 @@
 The simulator runs in another process on a pseudo-terminal, exactly as a table would be
 attached; the controller runs here on that pty with its SQLite store and control API;
 simulated players enter their results through the control API. `--fast` instead plays
-the game in virtual time in this process.
+the game in virtual time in this process. `--tables N` plays N such tables at once (table
+ids demo-1 ... demo-N, one line per hand instead of the live view); `--mqtt URL` publishes
+each on that broker as `mjtable run` would (docs/MQTT.md).
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ import time
 from pathlib import Path
 
 HELP = "watch a whole game on the simulated table (live view)"
+MAX_TABLES = 50
+DEMO_FLUSH = 15.0  # seconds a demo table waits at its end for the broker to take its last events
 FAULT_SCENARIO = "jam: [{shuffle: 3, sensor: stacker}]\nreset: {at: [%s]}\n"
 
 
@@ -30,6 +34,13 @@ def add_arguments(parser) -> None:
     parser.add_argument("--journal", metavar="FILE", help="write the hand journal (JSON lines) here")
     parser.add_argument("--trace", metavar="FILE", help="write the simulator's hardware trace here")
     parser.add_argument("--faults", action="store_true", help="line noise, a jam and an MCU reset, to show recovery")
+    parser.add_argument("--tables", type=int, default=1, metavar="N",
+                        help="play N tables at once (ids demo-1 ... demo-N; seeds SEED ... SEED+N-1; "
+                             "--journal and --trace FILE.EXT become FILE.demo-N.EXT)")
+    parser.add_argument("--mqtt", metavar="URL", help="publish every table on this MQTT broker (mqtt://HOST[:PORT])")
+    parser.add_argument("--mqtt-password-file", metavar="FILE",
+                        help="log in to the broker as each table's id (demo-1, ...) with the password in FILE "
+                             "(default: anonymous)")
 
 
 def run(args) -> int:
@@ -42,9 +53,30 @@ def run(args) -> int:
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2
+    refused = _refused_options(args)
+    if refused:
+        print(f"mjtable demo: {refused}", file=sys.stderr)
+        return 2
     if args.fast:
         return _fast(rules, args)
     return asyncio.run(_live(rules, args))
+
+
+def _refused_options(args) -> str | None:
+    from controller.mqtt.settings import parse_broker
+
+    if not 1 <= args.tables <= MAX_TABLES:
+        return f"--tables must be from 1 to {MAX_TABLES}"
+    if args.fast and (args.tables > 1 or args.mqtt):
+        return "--tables and --mqtt play in real time: leave out --fast"
+    if args.mqtt_password_file and not args.mqtt:
+        return "--mqtt-password-file needs --mqtt"
+    if args.mqtt:
+        try:
+            parse_broker(args.mqtt)
+        except ValueError as exc:
+            return f"--mqtt {exc}"
+    return None
 
 
 # ---------------------------------------------------------------- virtual time
@@ -95,8 +127,8 @@ def _write_lines(path: str, records: list[dict]) -> None:
             f.write(json.dumps(record) + "\n")
 
 
-def _print_standings(standings) -> None:
-    print("final standings (after return points and uma):")
+def _print_standings(standings, table: str = "") -> None:
+    print(f"{table}final standings (after return points and uma):")
     order = sorted((r, seat) for seat, r in enumerate(standings.ranks) if r is not None)
     for rank, seat in order:
         print(f"  {rank}. seat {seat}: {standings.scores[seat]:>7} points, final {standings.final_scores[seat]:+}")
@@ -105,23 +137,30 @@ def _print_standings(standings) -> None:
 # ---------------------------------------------------------------- real time
 async def _live(rules, args) -> int:
     with tempfile.TemporaryDirectory(prefix="mjtable-demo-") as tmp:
-        sim = _start_simulator(rules, args, Path(tmp))
-        try:
-            device = await _device_path(sim)
-            return await _play_live(rules, args, Path(tmp), device)
-        finally:
-            sim.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                sim.wait(timeout=5)
+        games = [_live_table(rules, args, Path(tmp) / f"demo-{n}", n) for n in range(1, args.tables + 1)]
+        return max(await asyncio.gather(*games))
 
 
-def _start_simulator(rules, args, tmp: Path) -> subprocess.Popen:
+async def _live_table(rules, args, folder: Path, n: int) -> int:
+    folder.mkdir()
+    seed = args.seed + n - 1  # table 1 plays the plain demo's game
+    sim = _start_simulator(rules, args, folder, n, seed)
+    try:
+        device = await _device_path(sim)
+        return await _play_live(rules, args, folder, device, n, seed)
+    finally:
+        sim.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            sim.wait(timeout=5)
+
+
+def _start_simulator(rules, args, tmp: Path, n: int, seed: int) -> subprocess.Popen:
     from controller.simulation import profile_for
 
     cmd = [sys.executable, "-m", "controller.cli", "sim", "--pty", "--speed", str(args.speed),
-           "--seed", str(args.seed), "--profile", str(profile_for(rules))]
+           "--seed", str(seed), "--profile", str(profile_for(rules))]
     if args.trace:
-        cmd += ["--trace", args.trace]
+        cmd += ["--trace", _per_table(args.trace, args, n)]
     if args.faults:
         scenario = tmp / "faults.yaml"
         # the reset lands in the middle of the game, in the simulator's (scaled) seconds
@@ -137,7 +176,7 @@ async def _device_path(sim: subprocess.Popen) -> str:
     return line.strip()
 
 
-async def _play_live(rules, args, tmp: Path, device: str) -> int:
+async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int) -> int:
     from firmware_protocol.transport import SerialTransport
     from sim.players import Players
 
@@ -147,7 +186,6 @@ async def _play_live(rules, args, tmp: Path, device: str) -> int:
     from controller.service import Service
     from controller.simulation import table_rules
     from controller.store import Store
-    from controller.view import make_view
 
     loop = asyncio.get_running_loop()
     store = Store(tmp / "demo.db")
@@ -155,14 +193,13 @@ async def _play_live(rules, args, tmp: Path, device: str) -> int:
     async def connect():
         return SerialTransport.open(device, 1_000_000, loop=loop)
 
-    controller = Controller(connect, rules, store=store, ruleset_name=args.ruleset, seed=args.seed)
+    controller = Controller(connect, rules, store=store, ruleset_name=args.ruleset, seed=seed)
     service = Service(controller, starting_dealer=0)
     socket_path = tmp / "api.sock"
-    view = make_view(sys.stdout)
-    refresh = _Refresher(loop, lambda: view.update(controller.snapshot()))
-    controller.subscribe(lambda event: refresh.soon())
-    players = _ApiPlayers(socket_path, Players(table_rules(rules), seed=args.seed), args.speed)
+    view, refresh = _watch(controller, args.tables, n)
+    players = _ApiPlayers(socket_path, Players(table_rules(rules), seed=seed), args.speed)
     controller.subscribe(players.on_event)
+    publisher = _publisher(args, n, service, list(rules.seats))
     try:
         async with ApiServer(socket_path, service):
             await service.start()
@@ -170,14 +207,73 @@ async def _play_live(rules, args, tmp: Path, device: str) -> int:
             await service.game_task
             refresh.now()
     finally:
+        if publisher is not None:
+            await publisher.close(flush=DEMO_FLUSH)
         view.close()
         controller.close()
-    _print_standings(controller.standings)
+    _print_standings(controller.standings, "" if args.tables == 1 else f"demo-{n}: ")
     if args.journal:
-        with open(args.journal, "w", encoding="utf-8") as f:
+        with open(_per_table(args.journal, args, n), "w", encoding="utf-8") as f:
             write_jsonl(journal_records(store), f)
     store.close()
     return 0
+
+
+def _publisher(args, n: int, service, seats: list[int]):
+    """Table n on the broker, as `mjtable run` with an mqtt: section would publish it; None without --mqtt."""
+    if not args.mqtt:
+        return None
+    from controller.mqtt.publisher import Publisher
+    from controller.mqtt.settings import MqttSettings
+
+    table_id = f"demo-{n}"
+    password_file = Path(args.mqtt_password_file) if args.mqtt_password_file else None
+    settings = MqttSettings(broker=args.mqtt, table_id=table_id, username=table_id if password_file else None,
+                            password_file=password_file)
+    publisher = Publisher(settings, service, seats)
+    publisher.start()
+    return publisher
+
+
+def _watch(controller, tables: int, n: int):
+    """(view, refresher): the live view of the one table, or a line per hand of each of several."""
+    from controller.view import make_view
+
+    if tables > 1:
+        lines = _TableLines(controller, f"demo-{n}")
+        return lines, lines
+    view = make_view(sys.stdout)
+    refresh = _Refresher(asyncio.get_running_loop(), lambda: view.update(controller.snapshot()))
+    controller.subscribe(lambda event: refresh.soon())
+    return view, refresh
+
+
+class _TableLines:
+    """One line per hand, led by the table's id: several tables share the terminal."""
+
+    def __init__(self, controller, table_id: str) -> None:
+        self.controller, self.table_id = controller, table_id
+        controller.subscribe(self._on_event)
+
+    def _on_event(self, event: dict) -> None:
+        if event["event"] == "hand_ended":
+            from controller.view import plain_line
+
+            print(f"{self.table_id}: {plain_line(self.controller.snapshot())}", flush=True)
+
+    def now(self) -> None:
+        pass  # the last hand's line is out already
+
+    def close(self) -> None:
+        pass
+
+
+def _per_table(path: str, args, n: int) -> str:
+    """FILE for the one table; FILE's name with .demo-N before its suffix for each of several."""
+    if args.tables == 1:
+        return path
+    given = Path(path)
+    return str(given.with_name(f"{given.stem}.demo-{n}{given.suffix}"))
 
 
 class _Refresher:

@@ -90,17 +90,24 @@ async def serve(config, seed: int | None = None) -> int:
 
     settings = Settings(display_mode=config.display_mode, backoff_max=config.reconnect_backoff_max,
                         operation_margin=config.operation_margin,
-                        durations=durations_from(load_profile(config.profile).timings))
+                        durations=durations_from(load_profile(config.profile).timings),
+                        maintenance=config.maintenance, service_file=config.database.with_suffix(".service.json"))
     controller = Controller(connect, config.ruleset, store=store, settings=settings, ruleset_name=config.ruleset_ref,
                             seed=seed)
     service = Service(controller, starting_dealer=config.starting_dealer, rulesets=config.rulesets,
                       table_number=config.table_number)
+    try:
+        metrics = await _metrics_server(config, controller)
+    except OSError as exc:
+        log.error("cannot serve metrics on %s: %s", config.metrics_listen, exc.strerror or exc)
+        return 2
     server = ApiServer(config.socket, service)
     try:
         await server.start()
     except ServerStartError as exc:
         log.error("%s", exc)
         return 2
+    publisher = _mqtt_publisher(config, service)
     notifier = Notifier()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -128,7 +135,33 @@ async def serve(config, seed: int | None = None) -> int:
         if task is not None and not task.done():
             task.cancel()
         await server.close()
+        if publisher is not None:
+            await publisher.close()
+        if metrics is not None:
+            await metrics.cleanup()
         controller.close()
         store.close()
     log.info("stopped")
     return 0
+
+
+def _mqtt_publisher(config, service):
+    """The table on the parlour's broker (the config's mqtt: section), started; None without it."""
+    if config.mqtt is None:
+        return None
+    from controller.mqtt.publisher import Publisher  # lazily: aiomqtt only for a table that uses it
+    publisher = Publisher(config.mqtt, service, list(config.ruleset.seats))
+    publisher.start()
+    return publisher
+
+
+async def _metrics_server(config, controller):
+    """`/metrics` on the config's metrics.listen (Prometheus), serving; None without it."""
+    if config.metrics_listen is None:
+        return None
+    from controller.listen import parse_listen
+    from controller.metrics import TableMetrics, serve_metrics  # lazily: the web stack only when asked for
+    runner = await serve_metrics(TableMetrics(controller, config.database), *parse_listen(config.metrics_listen))
+    log = logging.getLogger("mjtable.run")
+    log.info("metrics on http://%s:%d/metrics", *runner.addresses[0][:2])
+    return runner

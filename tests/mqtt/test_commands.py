@@ -1,0 +1,63 @@
+"""Commands over MQTT (`commands: true`): the control API's answers, and the broker's ACL
+(docs/INSTALL.md) as the authority on who may send them."""
+import json
+import socket
+
+from .harness import MqttTable
+from .listener import Listener
+
+TREE = "mjtable/table-1"
+
+
+def socket_reply(path, request: dict) -> dict:
+    """The Unix socket API's reply to the same request line."""
+    with socket.socket(socket.AF_UNIX) as conn:
+        conn.connect(str(path))
+        conn.sendall(json.dumps(request).encode() + b"\n")
+        return json.loads(conn.makefile().readline())
+
+
+def test_commands_get_the_socket_apis_answers_and_the_acl_keeps_other_tables_out(procs, broker):
+    table = MqttTable(procs, broker, commands=True)
+    reply_topic = f"{TREE}/command/reply"
+    with Listener(broker.port, "operator", reply_topic) as operator, \
+            Listener(broker.port, "table-2", f"{TREE}/command", "mjtable/table-2/command") as other_table:
+        with Listener(broker.port, "floor", f"{TREE}/status") as floor:
+            floor.wait(f"{TREE}/status")  # subscribed to its command topic before its first status
+        assert "Received SUBSCRIBE from mjtable-table-1" in broker.log()
+
+        other_table.publish(f"{TREE}/command", {"op": "start", "id": "from-table-2"})  # dropped by the ACL
+        other_table.publish(f"{TREE}/status", {"state": "forged"}, retain=True)         # so is this
+        bad = {"op": "riichi", "seat": 9, "id": "bad-seat"}
+        for request in (bad, {"op": "subscribe", "id": "sub"}, "not json", {"op": "status", "id": "last"}):
+            operator.publish(f"{TREE}/command", request)
+        last = operator.wait(reply_topic, lambda m: m.json().get("id") == "last").json()
+
+        replies = [m.json() for m in operator.on(reply_topic)]
+        # In order, one each; none for table-2's command, which the broker refused to pass on.
+        assert [r.get("id") for r in replies] == ["bad-seat", "sub", None, "last"]
+        assert replies[0] == socket_reply(table.socket, bad)
+        assert replies[1]["error"]["code"] == "not_allowed"  # the events topic is the stream
+        assert replies[2]["error"]["code"] == "bad_json"
+        assert last["ok"] is True and last["state"] == "idle"
+        assert table.status()["state"] == "idle"  # table-2's start was not carried out
+        # Another table reads its own commands, not this one's: once the command sent to it after
+        # ours arrives, ours would have (a connection's messages keep their order).
+        operator.publish("mjtable/table-2/command", {"op": "status", "id": "for-table-2"})
+        other_table.wait("mjtable/table-2/command")
+        assert other_table.on(f"{TREE}/command") == []
+
+    with Listener(broker.port, "floor", f"{TREE}/status", f"{TREE}/events") as floor:
+        retained = floor.wait(f"{TREE}/status").json()
+        assert retained["table_id"] == "table-1" and retained["state"] == "idle"  # not table-2's forgery
+
+        with Listener(broker.port, "operator", reply_topic) as operator:  # and the operator starts a game
+            players = [{"name": name} for name in ("Ann", "Bo", "Cy", "Di")]
+            operator.publish(f"{TREE}/command", {"op": "start", "players": players, "id": 1})
+            reply = operator.wait(reply_topic).json()
+        assert reply["ok"] is True and reply["id"] == 1  # the start op's reply: the status then
+        assert [p["name"] for p in reply["seat_players"]] == ["Ann", "Bo", "Cy", "Di"]
+        started = floor.wait_event("table-1", "game_started")
+        assert [p["name"] for p in started["players"]] == ["Ann", "Bo", "Cy", "Di"]
+        assert table.status()["seat_players"] == reply["seat_players"]
+

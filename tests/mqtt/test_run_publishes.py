@@ -1,0 +1,55 @@
+"""`mjtable run` with an `mqtt:` section, as a user runs it: status, events, availability and
+Home Assistant discovery arrive on the broker with the topics and payloads of docs/MQTT.md."""
+from .harness import MqttTable
+from .listener import Listener
+
+TREE = "mjtable/table-1"
+SENSORS = ("state", "hand", "fault", "score_0", "score_1", "score_2", "score_3")
+
+
+def test_status_events_and_discovery_arrive_as_documented_and_commands_are_off(procs, broker):
+    with Listener(broker.port, "floor", f"{TREE}/#", "homeassistant/#") as floor:
+        table = MqttTable(procs, broker)
+        floor.wait(f"{TREE}/availability", lambda m: m.payload == b"online" and m.retain is False)
+        idle = floor.wait_status("table-1", lambda s: s["state"] == "idle", "the idle table's status")
+        assert idle["table_id"] == "table-1" and idle["fault"] is None and idle["ruleset"] == "ema-2016"
+        assert "walls" not in idle and "fault_code" not in idle
+
+        discovered = {m.topic: m.json() for m in floor.messages if m.topic.startswith("homeassistant/")}
+        assert set(discovered) == {f"homeassistant/sensor/mjtable_table-1_{s}/config" for s in SENSORS}
+        state = discovered["homeassistant/sensor/mjtable_table-1_state/config"]
+        assert state["state_topic"] == f"{TREE}/status" and state["availability_topic"] == f"{TREE}/availability"
+        assert {c["device"]["identifiers"][0] for c in discovered.values()} == {"mjtable_table-1"}
+
+        table.ok("start", "--players", "Ann", "Bo", "Cy", "Di")
+        started = floor.wait_event("table-1", "hand_started")
+        assert started["hand"] == "E1" and started["seq"] == 1
+        table.ok("result", "draw", "--tenpai", "1")
+        ended = floor.wait_event("table-1", "hand_ended")
+        journal = table.journal()  # the players' line, then the hands
+        assert ended["record"] == {k: v for k, v in journal[1].items() if k != "players"}  # the journal adds the names
+
+        after = floor.wait_status("table-1", lambda s: s["time"] >= ended["time"], "the status after the hand")
+        assert after["scores"] == ended["record"]["scores"]
+        assert [p["name"] for p in after["seat_players"]] == ["Ann", "Bo", "Cy", "Di"]
+        # A broker that answers nothing holds up nothing: the next hand is played meanwhile.
+        second_seq = table.wait_hand_after(started["seq"])["hand_in_play"]["seq"]
+        broker.freeze()
+        table.ok("result", "draw", "--tenpai", "1")
+        table.wait_hand_after(second_seq)
+        broker.thaw()
+        second = floor.wait_event("table-1", "hand_ended", lambda e: e["time"] > ended["time"])
+        assert second["record"] == {k: v for k, v in table.journal()[2].items() if k != "players"}
+
+        events = floor.events("table-1")
+        assert {"game_started", "hand_started", "hand_ended"} <= {e["event"] for e in events}
+        assert all(e["table_id"] == "table-1" and isinstance(e["time"], float) for e in events)
+        assert not floor.events("table-1", "state")  # status tells state changes
+
+        # Commands are off by default: the table never subscribed to its command topic (the
+        # broker's log says so), and a command sent there changes nothing.
+        assert " as mjtable-table-1 " in broker.log()
+        assert "Received SUBSCRIBE from mjtable-table-1" not in broker.log()
+        with Listener(broker.port, "operator") as operator:
+            operator.publish(f"{TREE}/command", {"op": "pause", "id": "pause-over-mqtt"})
+        assert table.status()["state"] != "paused"
