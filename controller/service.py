@@ -20,6 +20,8 @@ from firmware_protocol.codes import Code
 from controller.errors import Refusal
 from controller.controller import Controller
 from controller.faults import remedy
+from controller.journal import game_journal
+from controller.store import StoreError
 from controller.maintenance import Maintenance
 
 log = logging.getLogger("mjtable.service")
@@ -156,6 +158,18 @@ class Service:
 
     async def _op_sensor_test(self, subsystem: str | None = None, seat: int | None = None) -> dict:
         return await self.maintenance.sensor_test(subsystem, seat)
+
+    # ---- the web page's reads ----
+    async def _op_journal(self, game: int | None = None) -> dict:
+        if self.controller.db is None:
+            raise Refusal("not_allowed", "this controller keeps no state database, so no journal")
+        try:
+            return await self.controller.db.read(lambda store: game_journal(store, game))
+        except StoreError as exc:
+            raise Refusal("not_allowed", str(exc)) from None
+
+    async def _op_preview(self, hand: int, result: dict) -> dict:
+        return self.controller.results.preview(hand, result)
 
     async def _op_abandon(self) -> dict:
         recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now

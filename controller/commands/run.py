@@ -100,6 +100,10 @@ async def serve(config, seed: int | None = None) -> int:
     except ServerStartError as exc:
         log.error("%s", exc)
         return 2
+    web = await _start_web(config, service, log)
+    if web is False:
+        await server.close()
+        return 2
     notifier = Notifier()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -126,8 +130,26 @@ async def serve(config, seed: int | None = None) -> int:
         task = service.game_task
         if task is not None and not task.done():
             task.cancel()
+        if web is not None:
+            await web.close()
         await server.close()
         controller.close()
         store.close()
     log.info("stopped")
     return 0
+
+
+async def _start_web(config, service, log):
+    """The web page's server when the config has ``web:`` (None: none; False: it cannot start)."""
+    if config.web_listen is None:
+        return None  # aiohttp is not even imported
+    from controller.errors import Refusal
+    from controller.web.table_web import web_server
+
+    web = web_server(config, service)
+    try:
+        await web.start()
+    except Refusal as exc:
+        log.error("%s", exc)
+        return False
+    return web

@@ -1,0 +1,40 @@
+"""The web page of a table config's ``web:`` section: the server, the operator secret's
+hash (the config's, or one made at the first start), and a new player PIN each game."""
+from __future__ import annotations
+
+import sys
+
+from controller.config import TableConfig, parse_listen
+from controller.web.access import Access
+from controller.web.secret import secret_file, stored_or_new
+from controller.web.server import WebServer, WebSettings
+
+
+def web_server(config: TableConfig, service) -> WebServer | None:
+    """The server for ``service`` the config asks for (None: no ``web:`` section)."""
+    if config.web_listen is None:
+        return None
+    access = Access(config.web_operator_secret or _generated_hash(config))
+    host, port = parse_listen(config.web_listen)
+    deal_pins(service.controller, access)
+    return WebServer(service, WebSettings(host, port, config.web_spectators, config.web_url), access)
+
+
+def _generated_hash(config: TableConfig) -> str:
+    path = secret_file(config.database)
+    hashed, secret = stored_or_new(path)
+    if secret is not None:  # once: stderr, never the log
+        print(f"mjtable run: the web page's operator secret is {secret}\n"
+              f"  (shown this once; its hash is kept in {path}; set web.operator_secret to choose your own)",
+              file=sys.stderr, flush=True)
+    return hashed
+
+
+def deal_pins(controller, access: Access) -> None:
+    """A new PIN as each game starts or resumes, shown on the table's centre display."""
+    def on_event(event: dict) -> None:
+        if event["event"] in ("game_started", "resumed"):
+            controller.displays.pin = access.new_pin()
+        if event["event"] == "resumed":  # a new game shows it as it opens
+            controller.background.spawn(controller.displays.show_pin(), "the web PIN")
+    controller.subscribe(on_event)
