@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "maintenance": "controller.commands.maintenance",
     "demo": "controller.commands.demo",
     "conformance": "controller.commands.conformance",
+    "web": "controller.commands.web",
 }
 
 

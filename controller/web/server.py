@@ -7,6 +7,7 @@ added here is who may ask (access.py) and the limits of a network-facing server.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import logging
 import time
@@ -16,8 +17,10 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from controller import rules as R
 from controller.api import OPS, ControlHandler, Subscription, answer, check_request, decode_request
 from controller.errors import Refusal
+from controller.journal import WRITERS
 from controller.web.access import Access, Session, may, role_for
 
 log = logging.getLogger("mjtable.web")
@@ -32,7 +35,7 @@ MAX_WEBSOCKETS = 64            # event streams open at once
 WS_HEARTBEAT = 30.0            # seconds between pings: a phone that walked away is let go
 
 # The HTTP status of an error reply, by its code; any other code: 400.
-STATUS = {"unknown_op": 404, "not_allowed": 409, "wrong_hand": 409, "conflict": 409, "busy": 503,
+STATUS = {"unknown_op": 404, "not_found": 404, "not_allowed": 409, "wrong_hand": 409, "conflict": 409, "busy": 503,
           "store_failed": 503, "internal": 500, "unauthorized": 401, "forbidden": 403, "locked_out": 429,
           "too_large": 413}
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
@@ -46,6 +49,7 @@ class WebSettings:
     port: int
     spectators: str = "open"      # web.spectators
     url: str | None = None        # web.url: the page's address for the players' phones
+    rulesets: Path | None = None  # the config's rule-set folder (the names `start` takes)
 
 
 class WebServer:
@@ -75,6 +79,7 @@ class WebServer:
             web.post("/api/logout", self._logout),
             web.post("/api/op/{op}", self._op),
             web.get("/api/events", self._events),
+            web.get("/api/journal.{format}", self._journal_file),
         ])
         if STATIC.is_dir():
             app.router.add_get("/", self._index)
@@ -152,7 +157,27 @@ class WebServer:
                  "spectators": self.settings.spectators, "url": self.url}
         if role == "operator":  # to show the players (and as a QR code): the operator only
             reply["pin"] = self.access.pin
+            reply["rulesets"] = sorted(set(R.preset_names()) | set(R.folder_rulesets(self.settings.rulesets)))
         return _reply(reply)
+
+    async def _journal_file(self, request: web.Request) -> web.Response:
+        """A game's journal as `mjtable journal --format csv|jsonl` writes it, to download."""
+        await self._allowed(request, role_for("journal", self.settings.spectators), changes=False)
+        write = WRITERS.get(request.match_info["format"])
+        if write is None:
+            raise Refusal("not_found", f"no journal format {request.match_info['format']!r}; "
+                                       f"known: {', '.join(f'journal.{f}' for f in WRITERS)}")
+        game = request.query.get("game")
+        if game is not None and not game.isdigit():
+            raise Refusal("bad_request", "game must be a game id (an integer)")
+        reply = await answer(self.handler, "journal", {"game": int(game)} if game else {})
+        if not reply["ok"]:
+            return _reply(reply)
+        out = io.StringIO()
+        write(reply["records"], out)
+        name = f"mjtable-game-{reply['game']['id'] if reply['game'] else 'none'}.{request.match_info['format']}"
+        return web.Response(text=out.getvalue(), content_type="text/csv" if write is WRITERS["csv"] else
+                            "application/x-ndjson", headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def _login(self, request: web.Request) -> web.Response:
         self._check_origin(request)

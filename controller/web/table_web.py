@@ -17,7 +17,7 @@ def web_server(config: TableConfig, service) -> WebServer | None:
     access = Access(config.web_operator_secret or _generated_hash(config))
     host, port = parse_listen(config.web_listen)
     deal_pins(service.controller, access)
-    return WebServer(service, WebSettings(host, port, config.web_spectators, config.web_url), access)
+    return WebServer(service, WebSettings(host, port, config.web_spectators, config.web_url, config.rulesets), access)
 
 
 def _generated_hash(config: TableConfig) -> str:
