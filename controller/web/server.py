@@ -80,6 +80,7 @@ class WebServer:
             web.post("/api/op/{op}", self._op),
             web.get("/api/events", self._events),
             web.get("/api/journal.{format}", self._journal_file),
+            web.route("*", "/api/{tail:.*}", _no_route),  # before the page's files: a JSON 404
         ])
         if STATIC.is_dir():
             app.router.add_get("/", self._index)
@@ -254,6 +255,10 @@ class WebServer:
             if count > MAX_WS_MESSAGES:
                 await ws.close(code=1008, message=b"too many messages: the event stream is read-only")
                 break
+
+
+async def _no_route(request: web.Request) -> web.Response:
+    raise Refusal("not_found", f"no route {request.method} {request.path} (docs/API.md, HTTP and WebSocket)")
 
 
 def _address(request: web.Request) -> str:
