@@ -11,10 +11,12 @@ import helpers from modules.
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import socket
 import tempfile
+import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
@@ -95,6 +97,12 @@ class WebTable(TableSession):
     def start_controller(self) -> None:
         super().start_controller()
         wait_for(lambda: re.search(r"listening on [^:]+:(\d+)\)", stderr_of(self.run)), "the web page to be served")
+
+    def operator_session(self) -> dict:
+        """`GET /api/session` as a script of the operator's (a bearer secret): the PIN, the address."""
+        request = urllib.request.Request(f"{self.url}api/session", headers={"Authorization": f"Bearer {OPERATOR_SECRET}"})
+        with urllib.request.urlopen(request) as reply:
+            return json.load(reply)
 
 
 def cli_table(procs: Processes) -> TableSession:
