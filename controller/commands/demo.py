@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 HELP = "watch a whole game on the simulated table (live view)"
+DEMO_WEB = "127.0.0.1:8080"
 FAULT_SCENARIO = "jam: [{shuffle: 3, sensor: stacker}]\nreset: {at: [%s]}\n"
 
 
@@ -30,6 +31,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--journal", metavar="FILE", help="write the hand journal (JSON lines) here")
     parser.add_argument("--trace", metavar="FILE", help="write the simulator's hardware trace here")
     parser.add_argument("--faults", action="store_true", help="line noise, a jam and an MCU reset, to show recovery")
+    parser.add_argument("--web", metavar="HOST:PORT", default=DEMO_WEB,
+                        help=f"serve the table's web page there (default {DEMO_WEB}; taken: any free port)")
+    parser.add_argument("--no-web", action="store_true", help="no web page")
+    parser.add_argument("--stay", action="store_true", help="keep the web page open after the game (Ctrl-C ends)")
 
 
 def run(args) -> int:
@@ -158,6 +163,7 @@ async def _play_live(rules, args, tmp: Path, device: str) -> int:
     controller = Controller(connect, rules, store=store, ruleset_name=args.ruleset, seed=args.seed)
     service = Service(controller, starting_dealer=0)
     socket_path = tmp / "api.sock"
+    web = None if args.no_web else await _web_page(service, args.web)
     view = make_view(sys.stdout)
     refresh = _Refresher(loop, lambda: view.update(controller.snapshot()))
     controller.subscribe(lambda event: refresh.soon())
@@ -169,8 +175,13 @@ async def _play_live(rules, args, tmp: Path, device: str) -> int:
             await players.request("start")
             await service.game_task
             refresh.now()
+            if web is not None and args.stay:
+                print(f"the game is over; the web page stays at {web.url} until Ctrl-C", flush=True)
+                await asyncio.Event().wait()
     finally:
         view.close()
+        if web is not None:
+            await web.close()
         controller.close()
     _print_standings(controller.standings)
     if args.journal:
@@ -178,6 +189,36 @@ async def _play_live(rules, args, tmp: Path, device: str) -> int:
             write_jsonl(journal_records(store), f)
     store.close()
     return 0
+
+
+async def _web_page(service, listen: str):
+    """The table's web page for the demo, on ``listen`` (else any free port), its address printed."""
+    import secrets
+
+    from controller.config import parse_listen
+    from controller.errors import Refusal
+    from controller.web.access import Access
+    from controller.web.secret import GENERATED_BYTES, hash_secret
+    from controller.web.server import WebServer, WebSettings
+    from controller.web.table_web import deal_pins
+
+    try:
+        host, port = parse_listen(listen)
+    except ValueError:
+        raise SystemExit(f"mjtable demo: --web {listen!r}: allowed: HOST:PORT") from None
+    secret = secrets.token_urlsafe(GENERATED_BYTES)
+    access = Access(hash_secret(secret))
+    deal_pins(service.controller, access)
+    for tried in (port, 0):
+        web = WebServer(service, WebSettings(host, tried), access)
+        try:
+            await web.start()
+            break
+        except Refusal:
+            if tried == 0:
+                raise
+    print(f"the table's web page: {web.url}  (operator secret for this demo: {secret})", flush=True)
+    return web
 
 
 class _Refresher:

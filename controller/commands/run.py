@@ -100,21 +100,25 @@ async def serve(config, seed: int | None = None) -> int:
     except ServerStartError as exc:
         log.error("%s", exc)
         return 2
-    web = await _start_web(config, service, log)
-    if web is False:
-        await server.close()
-        return 2
+    access = None
+    if config.web_listen is not None:  # else aiohttp is not even imported
+        from controller.web.table_web import start_web_server, web_access
+        access = web_access(config, controller)
     notifier = Notifier()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     log.info("control API on %s; connecting to the table at %s", config.socket, config.port)
+    web = None  # the web server's start: with the table's, in parallel
     try:
         starting = asyncio.ensure_future(service.start())
+        web = asyncio.ensure_future(start_web_server(config, service, access)) if access else None
         await asyncio.wait([starting, asyncio.ensure_future(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
         if starting.done():
             try:
                 starting.result()
+                if web is not None:
+                    await web
             except Refusal as exc:
                 log.error("%s", exc)
                 return 2
@@ -131,7 +135,7 @@ async def serve(config, seed: int | None = None) -> int:
         if task is not None and not task.done():
             task.cancel()
         if web is not None:
-            await web.close()
+            await _close_web(web)
         await server.close()
         controller.close()
         store.close()
@@ -139,17 +143,10 @@ async def serve(config, seed: int | None = None) -> int:
     return 0
 
 
-async def _start_web(config, service, log):
-    """The web page's server when the config has ``web:`` (None: none; False: it cannot start)."""
-    if config.web_listen is None:
-        return None  # aiohttp is not even imported
-    from controller.errors import Refusal
-    from controller.web.table_web import web_server
-
-    web = web_server(config, service)
-    try:
-        await web.start()
-    except Refusal as exc:
-        log.error("%s", exc)
-        return False
-    return web
+async def _close_web(starting: asyncio.Future) -> None:
+    """Close the web server, or stop it starting."""
+    if not starting.done():
+        starting.cancel()
+    await asyncio.gather(starting, return_exceptions=True)
+    if starting.done() and not starting.cancelled() and starting.exception() is None:
+        await starting.result().close()

@@ -10,6 +10,7 @@ import asyncio
 import io
 import json
 import logging
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,8 +66,8 @@ class WebServer:
 
     @property
     def url(self) -> str:
-        """The page's address: web.url, else the bound one."""
-        host = self.settings.host if self.settings.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+        """The page's address: web.url, else the bound one (on every address: the board's own)."""
+        host = self.settings.host if self.settings.host not in ("0.0.0.0", "::", "") else _own_address()
         return self.settings.url or f"http://{f'[{host}]' if ':' in host else host}:{self.port}/"
 
     # ---- lifecycle ----
@@ -259,6 +260,16 @@ class WebServer:
 
 async def _no_route(request: web.Request) -> web.Response:
     raise Refusal("not_found", f"no route {request.method} {request.path} (docs/API.md, HTTP and WebSocket)")
+
+
+def _own_address() -> str:
+    """The board's address on its default route (what a phone on its network reaches), or loopback."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: a route lookup, nothing is sent
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
 
 
 def _address(request: web.Request) -> str:

@@ -1,23 +1,32 @@
-"""The web page of a table config's ``web:`` section: the server, the operator secret's
-hash (the config's, or one made at the first start), and a new player PIN each game."""
+"""The web page of a table config's ``web:`` section: the operator secret's hash (the
+config's, or one made at the first start), a new player PIN each game, and the server."""
 from __future__ import annotations
 
+import asyncio
+import importlib
 import sys
 
 from controller.config import TableConfig, parse_listen
 from controller.web.access import Access
 from controller.web.secret import secret_file, stored_or_new
-from controller.web.server import WebServer, WebSettings
 
 
-def web_server(config: TableConfig, service) -> WebServer | None:
-    """The server for ``service`` the config asks for (None: no ``web:`` section)."""
-    if config.web_listen is None:
-        return None
+def web_access(config: TableConfig, controller) -> Access:
+    """The page's secrets; subscribed before the controller starts (a resumed game's PIN)."""
     access = Access(config.web_operator_secret or _generated_hash(config))
+    deal_pins(controller, access)
+    return access
+
+
+async def start_web_server(config: TableConfig, service, access: Access):
+    """The running web server. Its library is imported off the loop (a few hundred ms on a
+    board), so that it loads while the controller connects to the table."""
+    server = await asyncio.to_thread(importlib.import_module, "controller.web.server")
     host, port = parse_listen(config.web_listen)
-    deal_pins(service.controller, access)
-    return WebServer(service, WebSettings(host, port, config.web_spectators, config.web_url, config.rulesets), access)
+    web = server.WebServer(service, server.WebSettings(host, port, config.web_spectators, config.web_url,
+                                                       config.rulesets), access)
+    await web.start()
+    return web
 
 
 def _generated_hash(config: TableConfig) -> str:

@@ -2,6 +2,7 @@
 page's address in the log, a hand played over HTTP, and no PIN or secret in the log or
 the journal afterwards; a generated operator secret is printed once."""
 import re
+import socket
 import subprocess
 
 from controller.client import Client
@@ -83,3 +84,14 @@ def test_hash_secret_prints_the_line_for_the_config():
     key, hashed = done.stdout.strip().split(": ", 1)
     assert key == "operator_secret" and "a secret of mine" not in done.stdout
     assert verify_secret("a secret of mine", hashed) and not verify_secret("a secret of yours", hashed)
+
+
+def test_a_taken_port_stops_run_with_the_option_named(procs):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        config = _web_config(procs, f"web:\n  listen: 127.0.0.1:{taken.getsockname()[1]}\n"
+                                    f"  operator_secret: {SECRET_HASH}\n")
+        run = procs.start("run", "--config", str(config), name="run")
+        assert run.wait(30) == 2
+    assert "cannot serve the web page on 127.0.0.1" in stderr_of(run) and "(web.listen)" in stderr_of(run)
