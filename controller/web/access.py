@@ -30,6 +30,7 @@ MAX_SESSIONS = 256              # past it the oldest session is ended
 MAX_FAILURES = 5
 FAILURE_WINDOW = 300.0
 LOCKOUT = 300.0
+MAX_ADDRESSES = 4096  # addresses whose failures are remembered; past it the oldest are forgotten
 
 
 def role_for(op: str, spectators: str = "open") -> str:
@@ -144,6 +145,8 @@ class Access:
 
     def _failed(self, address: str) -> None:
         now = self.clock()
+        if address not in self._failures and len(self._failures) >= MAX_ADDRESSES:
+            del self._failures[next(iter(self._failures))]
         failures = self._failures.setdefault(address, _Failures())
         failures.times.append(now)
         while failures.times and failures.times[0] < now - FAILURE_WINDOW:

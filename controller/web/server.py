@@ -7,6 +7,7 @@ added here is who may ask (access.py) and the limits of a network-facing server.
 from __future__ import annotations
 
 import asyncio
+import hmac
 import io
 import json
 import logging
@@ -34,11 +35,13 @@ MAX_WS_MESSAGES = 20           # messages a page may send per WS_WINDOW before i
 WS_WINDOW = 10.0               # seconds
 MAX_WEBSOCKETS = 64            # event streams open at once
 WS_HEARTBEAT = 30.0            # seconds between pings: a phone that walked away is let go
+BODY_TIMEOUT = 10.0            # seconds to send a request's body
+KEEPALIVE = 15.0               # seconds an idle connection is kept open between requests
 
 # The HTTP status of an error reply, by its code; any other code: 400.
 STATUS = {"unknown_op": 404, "not_found": 404, "not_allowed": 409, "wrong_hand": 409, "conflict": 409, "busy": 503,
           "store_failed": 503, "internal": 500, "unauthorized": 401, "forbidden": 403, "locked_out": 429,
-          "too_large": 413}
+          "too_large": 413, "timeout": 408}
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
                                       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}
@@ -86,7 +89,7 @@ class WebServer:
         if STATIC.is_dir():
             app.router.add_get("/", self._index)
             app.router.add_static("/", STATIC)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=KEEPALIVE)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
         try:
@@ -134,7 +137,7 @@ class WebServer:
     def _check_csrf(self, request: web.Request, session: Session) -> None:
         """A request with the session cookie must carry its token, from the page's own origin."""
         self._check_origin(request)
-        if request.headers.get("X-CSRF-Token") != session.csrf:
+        if not hmac.compare_digest(request.headers.get("X-CSRF-Token", "").encode(), session.csrf.encode()):
             raise Refusal("forbidden", "missing or wrong X-CSRF-Token header (GET /api/session gives the token)")
 
     def _check_origin(self, request: web.Request) -> None:
@@ -278,7 +281,10 @@ def _address(request: web.Request) -> str:
 
 async def _body(request: web.Request) -> dict:
     """The JSON object of a request body (empty: no arguments), checked as a socket line is."""
-    raw = await request.read()
+    try:
+        raw = await asyncio.wait_for(request.read(), BODY_TIMEOUT)
+    except asyncio.TimeoutError:
+        raise Refusal("timeout", f"no whole request body in {BODY_TIMEOUT:g} s") from None
     return decode_request(raw) if raw.strip() else {}
 
 

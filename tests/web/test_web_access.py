@@ -141,3 +141,7 @@ def test_spectators_pin_closes_the_reads(web_factory):
     _error(closed.http().request("GET", "/api/status"), 401, "unauthorized")
     _error(closed.http().op("journal"), 401, "unauthorized")
     assert closed.player().request("GET", "/api/status")[0] == 200
+
+
+def test_the_table_shows_the_games_pin_on_its_centre_display(in_play):
+    assert in_play.call(lambda: in_play.table.model.centre_display.text) == f"web PIN {in_play.pin}"

@@ -64,6 +64,7 @@ function loginForm(form, args) {
       problem.textContent = "";
       form.reset();
       showRole(await session());
+      followTable();
     } catch (e) {
       problem.textContent = e instanceof Refused ? e.message : "the table did not answer; try again";
     }
@@ -79,19 +80,48 @@ $("#logout").addEventListener("click", async () => {
 window.addEventListener("hashchange", openTab);
 
 let lastHands = null;
-follow({
-  onStatus(status) {
-    draw(status);
-    // a hand ended: the journal on screen gets it
-    if (status.hands_played !== lastHands && !$("#tab-journal").hidden) journal.load();
-    lastHands = status.hands_played;
-  },
-  onEvent() {},
-  onLink(live) {
-    const link = $("#link");
-    link.dataset.live = String(live);
-    link.textContent = live ? "live" : "reconnecting…";
-  },
-});
+let following = false;
+let wasLive = false;
+
+// The table is followed once the role may read it (web.spectators may ask for a login).
+function followTable() {
+  if (following) return;
+  following = true;
+  follow({
+    onStatus(status) {
+      draw(status);
+      // a hand ended: the journal on screen gets it
+      if (status.hands_played !== lastHands && !$("#tab-journal").hidden) journal.load();
+      lastHands = status.hands_played;
+    },
+    onEvent() {},
+    async onLink(live) {
+      const link = $("#link");
+      link.dataset.live = String(live);
+      link.textContent = live ? "live" : "reconnecting…";
+      // a restarted controller has forgotten every session
+      if (live && wasLive) showRole(await session().catch(() => ({ role: "spectator" })));
+      wasLive = wasLive || live;
+    },
+  });
+}
+
+const MAY_READ = { open: () => true, pin: (role) => ENTERS.has(role), operator: (role) => role === "operator" };
+
+async function begin() {
+  let s;
+  try {
+    s = await session();
+  } catch {
+    s = { role: "spectator", spectators: "open" };
+  }
+  showRole(s);
+  if ((MAY_READ[s.spectators] ?? MAY_READ.open)(role)) followTable();
+  else {
+    $("#link").textContent = s.spectators === "pin" ? "log in with the PIN to watch" : "log in as operator to watch";
+    location.hash = s.spectators === "pin" ? "#result" : "#operator";
+  }
+}
+
 openTab();
-session().then(showRole, () => showRole({ role: "spectator" }));
+begin();
