@@ -1,8 +1,13 @@
 """Fixtures of the browser tests: one headless Chromium per test worker, and a table with
 its web page per test. The harness is in browser_harness.py."""
 import shutil
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+
+from controller.web.server import STATIC
 
 from ..support.processes import Processes
 from .browser_harness import CHROMEDRIVER, CHROMIUM, PHONE, WebTable, close_browser, new_browser
@@ -41,3 +46,20 @@ def more_procs(short_tmp):
     running = Processes(folder)
     yield running
     running.stop_all()
+
+
+class QuietFiles(SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # the test's output is the page's, not the requests'
+        pass
+
+
+@pytest.fixture
+def static_site():
+    """The page's files alone, served from a thread: for what needs no table (the QR encoder,
+    the result form's choices)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(QuietFiles, directory=STATIC))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()

@@ -4,15 +4,10 @@ back as the address (checked module by module against the qrcode package)."""
 from __future__ import annotations
 
 import re
-import threading
-from functools import partial
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 import qrcode
 from qrcode.util import MODE_8BIT_BYTE, QRData
-
-from controller.web.server import STATIC
 
 from .browser_harness import EAST_ONLY, Page, WebTable
 
@@ -71,17 +66,6 @@ def test_the_operator_starts_a_game_sees_the_fault_retries_and_shows_the_pin_and
     drawn = drawn_modules(svg, len(reference(jammed_table.url, 0)))
     assert any(drawn == reference(jammed_table.url, mask) for mask in range(8))
     assert page.console_errors() == []
-
-
-@pytest.fixture
-def static_site():
-    """The page's files alone, served from a thread (the encoder needs no table)."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=STATIC))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
 
 
 def test_the_pages_qr_encoder_makes_the_symbols_of_the_qrcode_package(browser, static_site):

@@ -18,7 +18,11 @@ async function reply(response) {
   } catch {
     throw new Refused("http", `the table answered HTTP ${response.status}`, null);
   }
-  if (body.ok === false) throw new Refused(body.error.code, body.error.message, body);
+  if (body.ok === false) {
+    // the session ended (a new game's PIN, a restarted controller): the page asks again
+    if (body.error.code === "unauthorized") window.dispatchEvent(new Event("mjtable:session"));
+    throw new Refused(body.error.code, body.error.message, body);
+  }
   return body;
 }
 

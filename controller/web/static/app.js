@@ -78,6 +78,7 @@ $("#logout").addEventListener("click", async () => {
   showRole(await session());
 });
 window.addEventListener("hashchange", openTab);
+window.addEventListener("mjtable:session", async () => showRole(await session().catch(() => ({ role: "spectator" }))));
 
 let lastHands = null;
 let following = false;

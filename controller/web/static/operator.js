@@ -17,8 +17,10 @@ export class Operator {
   }
 
   show(status) {
+    const starting = status.state === "preparing" && this.status?.state !== "preparing";
     this.status = status;
-    this.render();
+    if (starting) this.refresh(); // a new game or hand: the PIN may be new
+    else this.render();
   }
 
   // The PIN, the page's address and the rule sets come with the operator's session.
@@ -80,9 +82,11 @@ export class Operator {
   pinHtml() {
     if (!this.secrets) return "";
     const pin = this.secrets.pin ? `<p class="pin" aria-label="players' PIN">${esc(this.secrets.pin)}</p>` : "";
-    const url = this.secrets.url ? `<p class="url">${esc(this.secrets.url)}</p>` : "";
-    const qr = this.secrets.url ? qrSvg(this.secrets.url) : "";
-    return `<section class="players-pin"><h3>For the players</h3>${pin}${qr}${url}</section>`;
+    const address = this.secrets.url ? `<p class="url">${esc(this.secrets.url)}</p>` : "";
+    const url = this.secrets.url;
+    if (url && this.qr?.url !== url) this.qr = { url, svg: qrSvg(url) }; // drawn once per address
+    const qr = url ? this.qr.svg : "";
+    return `<section class="players-pin"><h3>For the players</h3>${pin}${qr}${address}</section>`;
   }
 
   startHtml() {
