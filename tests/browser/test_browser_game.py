@@ -108,7 +108,8 @@ def test_a_whole_game_by_clicking_gives_the_journal_of_the_same_game_at_the_cli(
     page.tab("journal")
     assert [row.get_attribute("data-hand") for row in page.all("#journal-view tr.hand")] == ["E1", "E2", "E3", "E4"]
     page.wait_text("#journal-view tr.final", "rank")
-    link = page.find('#journal-view a[href^="/api/journal.csv"]').get_attribute("href")
-    with urllib.request.urlopen(link) as download:
-        assert download.read().decode() == web_table.ok("journal", "--format", "csv", where="--config")
+    for form in ("csv", "jsonl"):
+        link = page.find(f'#journal-view a[href^="/api/journal.{form}"]').get_attribute("href")
+        with urllib.request.urlopen(link) as download:
+            assert download.read().decode() == web_table.ok("journal", "--format", form, where="--config")
     assert page.console_errors() == []

@@ -4,7 +4,7 @@ import { ResultEntry } from "./entry.js";
 import { Journal } from "./journal.js";
 import { Operator } from "./operator.js";
 import { lastHandWords, seatCards, tableSvg } from "./table.js";
-import { esc, stateWords } from "./words.js";
+import { esc, rulesetName, stateWords } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
 const TABS = ["table", "result", "journal", "operator"];
@@ -19,8 +19,7 @@ const operator = new Operator($("#operator-view"));
 
 function draw(status) {
   latest = status;
-  // a rule set from the config's folder is reported by its file
-  $("#ruleset").textContent = (status.ruleset ?? "").replace(/^.*\//, "").replace(/\.yaml$/, "");
+  $("#ruleset").textContent = rulesetName(status.ruleset);
   $("#walls").innerHTML = tableSvg(status);
   $("#cards").innerHTML = seatCards(status);
   $("#last").innerHTML = lastHandWords(status);

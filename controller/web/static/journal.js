@@ -1,25 +1,25 @@
 // The journal: this game's hands (dealer, dice, result, payments, scores) and past games,
 // from the op `journal`, with the same CSV and JSON lines downloads as `mjtable journal`.
 import { Refused, op } from "./api.js";
-import { esc, resultWords, signed } from "./words.js";
+import { esc, resultWords, rulesetName, signed } from "./words.js";
 
 function seatName(header, record) {
   return (seat) => record.players?.[seat] ?? header?.players?.[seat]?.name ?? `seat ${seat}`;
 }
 
+// One column per seat: the hand's payment over the score after it.
 function handRow(record, header) {
   const name = seatName(header, record);
-  const seats = record.payments.map((_, s) => s);
-  const cells = (values, format) => seats.map((s) => `<td>${format(values[s])}</td>`).join("");
+  const cells = record.payments.map((paid, s) =>
+    `<td class="seat"><b>${signed(paid)}</b><br>${record.scores[s]}</td>`).join("");
   return `<tr class="hand" data-hand="${esc(record.hand)}"><th>${esc(record.hand)}</th>
     <td>${esc(name(record.dealer))}</td><td>${record.dice.join(" + ")}</td>
-    <td class="what">${esc(resultWords(record.result, name))}</td>
-    ${cells(record.payments, signed)}${cells(record.scores, (v) => v)}</tr>`;
+    <td class="what">${esc(resultWords(record.result, name))}</td>${cells}</tr>`;
 }
 
 function finalRow(record, seats) {
-  const cells = seats.map((s) => `<td>${signed(record.final_scores[s])} (rank ${record.ranks[s]})</td>`).join("");
-  return `<tr class="final"><th colspan="4">final, after uma</th>${cells}<td colspan="${seats.length}"></td></tr>`;
+  const cells = seats.map((s) => `<td class="seat"><b>${signed(record.final_scores[s])}</b><br>rank ${record.ranks[s]}</td>`).join("");
+  return `<tr class="final"><th colspan="4">final, after uma</th>${cells}</tr>`;
 }
 
 export function journalHtml(records) {
@@ -29,15 +29,15 @@ export function journalHtml(records) {
   if (!hands.length) return `<p class="idle">No hand played yet in this game.</p>`;
   const name = seatName(header, hands[0]);
   const seats = hands[0].payments.map((_, s) => s);
-  const heads = (what) => seats.map((s) => `<th>${what} ${esc(name(s))}</th>`).join("");
+  const heads = seats.map((s) => `<th class="seat">${esc(name(s))}</th>`).join("");
   return `<div class="scroll"><table class="journal"><thead><tr><th>hand</th><th>dealer</th><th>dice</th><th>result</th>
-    ${heads("paid")}${heads("score")}</tr></thead>
+    ${heads}</tr></thead>
     <tbody>${hands.map((r) => handRow(r, header)).join("")}${final ? finalRow(final, seats) : ""}</tbody></table></div>`;
 }
 
 function gameLabel(game) {
   const day = (game.started_at ?? "").slice(0, 16).replace("T", " ");
-  return `game ${game.id} · ${game.ruleset} · ${day} · ${game.status}`;
+  return `game ${game.id} · ${rulesetName(game.ruleset)} · ${day} · ${game.status}`;
 }
 
 export class Journal {

@@ -27,6 +27,9 @@ export function stateWords(status) {
   return STATES[status.state] ?? status.state;
 }
 
+// A rule set of the config's folder is reported by its file: its name is the file's.
+export const rulesetName = (ruleset) => (ruleset ?? "").replace(/^.*\//, "").replace(/\.yaml$/, "");
+
 export function esc(text) {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
