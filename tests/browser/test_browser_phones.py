@@ -36,7 +36,7 @@ def test_two_phones_confirming_the_same_result_at_once_apply_it_once(browser, se
     phones = [Page(browser, web_table.url), Page(second_phone, web_table.url)]
     for phone in phones:
         ready_to_confirm_a_draw(phone, pin)
-    at = browser.execute_script("return Date.now()") + 300
+    at = browser.execute_script("return Date.now()") + 800  # time for both pages to set their timers
     for phone in phones:
         phone.driver.execute_script(CONFIRM_AT, at)
     notices = {phone.wait_text("#entry .notice", "recorded") for phone in phones}

@@ -161,7 +161,8 @@ export class ResultEntry {
   edit(event) {
     const field = event.target;
     const w = this.form.winners[Number(field.dataset.winner)];
-    if (!w) return;
+    // typed points were taken as they were typed; a redraw now would swallow the next tap
+    if (!w || field.name === "points") return;
     if (field.name === "han") {
       const yakuman = field.value.startsWith("y");
       w.yakuman = yakuman ? Number(field.value.slice(1)) : 0;
