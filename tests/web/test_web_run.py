@@ -5,13 +5,13 @@ import re
 import socket
 import subprocess
 
-from controller.client import Client
 from controller.web.secret import verify_secret
 
 from ..service.process_harness import start_sim, write_config
-from ..support.processes import MJTABLE, stderr_of, wait_for, wait_until_serving
+from ..support.processes import MJTABLE, stderr_of, wait_for
 from .web_harness import SECRET, SECRET_HASH, Http
 
+STARTUP = 30.0  # seconds: a loaded machine starts two interpreters and a table slowly
 RON = {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}], "riichi": []}
 
 
@@ -22,10 +22,14 @@ def _web_config(procs, web: str):
 
 
 def _run(procs, config) -> tuple[object, int]:
+    """`mjtable run` once it is ready, and the web page's port from its log."""
     run = procs.start("run", "--config", str(config), name="run")
-    wait_until_serving(run, Client(config.parent / "api.sock", timeout=5))
-    port = wait_for(lambda: re.search(r"web page on \S+ \(listening on 127\.0\.0\.1:(\d+)\)", stderr_of(run)),
-                    "the web page's address in the log")
+
+    def ready():
+        assert run.poll() is None, stderr_of(run)
+        log = stderr_of(run)
+        return "ready in" in log and re.search(r"web page on \S+ \(listening on 127\.0\.0\.1:(\d+)\)", log)
+    port = wait_for(ready, "mjtable run ready, the web page's address in its log", timeout=STARTUP)
     return run, int(port[1])
 
 
