@@ -12,14 +12,19 @@ export class Operator {
     this.root = root;
     this.notice = "";
     this.armed = false; // abandon asks twice
-    this.secrets = null; // the operator's own status fields: the PIN, the page's address
+    this.secrets = null; // the operator's own session fields: the PIN, the page's address
+    this.hand = undefined; // the hand in play when the PIN was last asked for
     root.addEventListener("click", (e) => this.click(e));
   }
 
   show(status) {
-    const starting = status.state === "preparing" && this.status?.state !== "preparing";
+    // A new hand, or a new game's first: the PIN may be new. (The page may not see every
+    // state in between, so the hand's number tells.)
+    const hand = status.hand_in_play?.seq ?? null;
+    const next = hand !== this.hand;
+    this.hand = hand;
     this.status = status;
-    if (starting) this.refresh(); // a new game or hand: the PIN may be new
+    if (next) this.refresh();
     else this.render();
   }
 
