@@ -99,10 +99,15 @@ def main() -> None:
     rows.append(("mjtable run RSS, web server, a game in play, a stream open", f"{rss_web / MIB:.1f} MB", "≤ 40 MB"))
     rows.append((f"HTTP op to its WebSocket event, median of {len(delays)}",
                  f"{statistics.median(delays) * 1e3:.1f} ms", "≤ 100 ms (to the DOM)"))
-    width = max(len(r[0]) for r in rows)
-    print("web: mjtable run with and without its web server")
+    print_rows("web: mjtable run with and without its web server", rows)
+
+
+def print_rows(title: str, rows: list[tuple[str, str, str]]) -> None:
+    """``title``, then one line per (figure, value, target), in columns."""
+    width, value_width = (max(len(r[i]) for r in rows) for i in (0, 1))
+    print(title)
     for figure, value, target in rows:
-        print(f"  {figure:<{width}}  {value:>8}  {target}")
+        print(f"  {figure:<{width}}  {value:>{value_width}}  {target}")
 
 
 if __name__ == "__main__":
