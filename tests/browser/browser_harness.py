@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -128,7 +128,16 @@ class Page:
                 return condition()
             except StaleElementReferenceException:  # redrawn meanwhile: look again
                 return False
-        return WebDriverWait(self.driver, WAIT, poll_frequency=0.02).until(attempt, f"the page to show {what}")
+        try:
+            return WebDriverWait(self.driver, WAIT, poll_frequency=0.02).until(attempt)
+        except TimeoutException:
+            raise AssertionError(f"the page did not show {what} within {WAIT} s; it shows: {self.shown()}") from None
+
+    def shown(self) -> str:
+        """What the page shows now, for a failure's message: state, link, role, the open tab."""
+        tab = next((t for t in self.all("main > section") if t.is_displayed()), None)
+        return (f"state {self.driver.execute_script('return document.body.dataset.state')!r}, "
+                f"link {self.text('#link')!r}, role {self.role()!r}, tab: {tab.text[:800] if tab else None!r}")
 
     def find(self, css: str):
         return self.driver.find_element(By.CSS_SELECTOR, css)
