@@ -33,8 +33,12 @@ def hash_secret(secret: str) -> str:
 
 
 def is_secret_hash(text: str) -> bool:
+    """A hash this module can check, at a cost a board can pay (at most 2^17 x 16: 256 MB)."""
     match = HASH.match(text)
-    return bool(match) and all(0 < int(v) <= 2 ** 20 for v in match.groups()[:3])
+    if not match:
+        return False
+    n, r, p = (int(v) for v in match.groups()[:3])
+    return n in {2 ** k for k in range(10, 18)} and 1 <= r <= 16 and 1 <= p <= 4
 
 
 def verify_secret(secret: str, hashed: str) -> bool:

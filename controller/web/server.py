@@ -11,6 +11,7 @@ import hmac
 import io
 import json
 import logging
+import re
 import socket
 import time
 from dataclasses import dataclass
@@ -98,7 +99,7 @@ class WebServer:
             await self.close()
             raise Refusal("not_allowed", f"cannot serve the web page on {self.settings.host}:{self.settings.port}: "
                                          f"{exc.strerror or exc} (web.listen)") from None
-        self.port = site._server.sockets[0].getsockname()[1]
+        self.port = self._runner.addresses[0][1]
         log.info("web page on %s (listening on %s:%d)", self.url, self.settings.host, self.port)
 
     async def close(self) -> None:
@@ -173,7 +174,7 @@ class WebServer:
             raise Refusal("not_found", f"no journal format {request.match_info['format']!r}; "
                                        f"known: {', '.join(f'journal.{f}' for f in WRITERS)}")
         game = request.query.get("game")
-        if game is not None and not game.isdigit():
+        if game is not None and not re.fullmatch(r"[0-9]{1,9}", game):
             raise Refusal("bad_request", "game must be a game id (an integer)")
         reply = await answer(self.handler, "journal", {"game": int(game)} if game else {})
         if not reply["ok"]:
