@@ -134,7 +134,8 @@ class TableConfig:
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
-                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}")
+                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}"
+                + (f", web page on {self.web_listen} (spectators {self.web_spectators})" if self.web_listen else ""))
 
 
 def find_table_config(given: str | Path | None = None) -> Path:

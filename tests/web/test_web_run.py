@@ -73,6 +73,15 @@ def test_without_a_configured_secret_one_is_made_and_printed_once(procs):
     assert Http(port).login("operator", secret=printed)["role"] == "operator"
 
 
+def test_check_config_says_where_the_page_is_served(short_tmp):
+    config = write_config(short_tmp, "/dev/null")
+    config.write_text(config.read_text() + f"web:\n  listen: 0.0.0.0:8080\n  spectators: pin\n"
+                                           f"  operator_secret: {SECRET_HASH}\n")
+    done = subprocess.run([MJTABLE, "check-config", str(config)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "web page on 0.0.0.0:8080 (spectators pin)" in done.stdout
+
+
 def test_check_config_names_a_bad_web_option(short_tmp):
     config = write_config(short_tmp, "/dev/null")
     config.write_text(config.read_text() + "web:\n  listen: everywhere\n  operator_secret: plain-text\n")
