@@ -5,8 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-# The system packages the tests drive: Debian's chromium and its driver (tests/browser) and
-# mosquitto (the MQTT tests). One step installs all three, as root; without root it says
+# The system packages the tests drive: Debian's chromium and its driver (tests/browser and
+# the browser figures of make bench) and mosquitto (the MQTT tests). One step installs all three, as root; without root it says
 # what to install.
 SYSTEM_PACKAGES := chromium chromium-driver mosquitto
 SYSTEM_FILES := /usr/bin/chromium /usr/bin/chromedriver /usr/sbin/mosquitto
@@ -27,7 +27,7 @@ system-packages:
 	  if [ "$$(id -u)" = 0 ]; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(SYSTEM_PACKAGES); \
 	  else \
-	    echo "make test needs$$missing: as root, apt-get install $(SYSTEM_PACKAGES)" >&2; exit 1; \
+	    echo "missing$$missing: as root, apt-get install $(SYSTEM_PACKAGES)" >&2; exit 1; \
 	  fi; \
 	fi
 
@@ -37,7 +37,7 @@ test: $(STAMP) system-packages
 demo: $(STAMP)
 	$(BIN)/mjtable demo $(DEMO_ARGS)
 
-bench: $(STAMP)
+bench: $(STAMP) system-packages
 	$(BIN)/python -m benchmarks
 
 clean:
