@@ -19,7 +19,7 @@ import urllib.request
 from pathlib import Path
 
 from benchmarks.bench_system import MJTABLE, spawn_first_line, stop
-from benchmarks.bench_web import SECRET, _config, _start
+from benchmarks.bench_web import SECRET, _config, _start, print_rows
 
 CYCLES = 20  # pause / resume pairs
 STATIC = Path(__file__).resolve().parent.parent / "controller" / "web" / "static"
@@ -123,10 +123,7 @@ def main() -> None:
     rows = [(f"table event to the page's DOM (headless Chromium), median / max of {len(delays)}",
              f"{statistics.median(delays):.1f} / {max(delays):.1f} ms", "≤ 100 ms median"),
             ("page weight: HTML + JS + CSS, plain / gzipped", f"{plain / 1024:.1f} / {zipped / 1024:.1f} KB", "")]
-    width = max(len(r[0]) for r in rows)
-    print("browser: the table page in a real browser")
-    for figure, value, target in rows:
-        print(f"  {figure:<{width}}  {value:>17}  {target}")
+    print_rows("browser: the table page in a real browser", rows)
 
 
 if __name__ == "__main__":
