@@ -5,7 +5,13 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo bench venv clean
+# The system packages the tests drive: Debian's chromium and its driver (tests/browser and
+# the browser figures of make bench) and mosquitto (the MQTT tests). One step installs all three, as root; without root it says
+# what to install.
+SYSTEM_PACKAGES := chromium chromium-driver mosquitto
+SYSTEM_FILES := /usr/bin/chromium /usr/bin/chromedriver /usr/sbin/mosquitto
+
+.PHONY: test demo bench venv clean system-packages
 
 venv: $(STAMP)
 
@@ -15,13 +21,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-test: $(STAMP)
+system-packages:
+	@missing=""; for f in $(SYSTEM_FILES); do test -x $$f || missing="$$missing $$f"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(SYSTEM_PACKAGES); \
+	  else \
+	    echo "missing$$missing: as root, apt-get install $(SYSTEM_PACKAGES)" >&2; exit 1; \
+	  fi; \
+	fi
+
+test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -n 3
 
 demo: $(STAMP)
 	$(BIN)/mjtable demo $(DEMO_ARGS)
 
-bench: $(STAMP)
+bench: $(STAMP) system-packages
 	$(BIN)/python -m benchmarks
 
 clean:

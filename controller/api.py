@@ -128,6 +128,11 @@ OPS: dict[str, dict[str, Arg]] = {
                         required=False),
     },
 }
+# the web page's reads (docs/API.md "journal", "preview"); the socket has them too
+OPS.update({
+    "journal": {"game": Arg(lambda v: _is_int(v) and v >= 1, "a game id (an integer, from games)", required=False)},
+    "preview": OPS["result"],
+})
 
 
 def decode_request(line: bytes) -> dict:
@@ -193,14 +198,68 @@ def _error(code: str, message: str, client_id: Any = None, details: dict | None 
     return reply
 
 
+def _text(message: dict) -> str:
+    return json.dumps(message, separators=(",", ":"))
+
+
 def encode(message: dict) -> bytes:
-    return json.dumps(message, separators=(",", ":")).encode() + b"\n"
+    return _text(message).encode() + b"\n"
 
 
-async def answer(handler: ControlHandler, line: bytes,
-                 subscribe: Callable[[], Awaitable[dict]] | None = None) -> dict:
-    """The reply to one request line: what every transport of the API answers with.
-    ``subscribe`` turns the transport into an event stream; without it, `subscribe` is refused."""
+async def answer(handler: ControlHandler, op: str, args: dict,
+                 then: Callable[[dict], Any] | None = None) -> dict:
+    """The reply to a shape-checked op, whichever transport carried it: ``{"ok": true, ...}``
+    or the error reply; ``then`` (async) turns the handler's fields into the reply's."""
+    try:
+        fields = await handler.handle(op, args)
+        if then is not None:
+            fields = await then(fields)
+    except Refusal as exc:
+        return _error(exc.code, exc.message, details=exc.details)
+    except Exception:  # a bug in the handler must not take the API down with it
+        log.exception("handler failed on op %s", op)
+        return _error("internal", "internal error in the controller; see its log")
+    return {"ok": True, **fields}
+
+
+class Subscription:
+    """The events for one subscriber, queued until sent; one that falls
+    ``SUBSCRIBER_BACKLOG`` behind gets ``lagged`` and its subscription ends (memory stays
+    bounded). Subscribe before taking the status snapshot, so no change falls between."""
+
+    def __init__(self, handler: ControlHandler) -> None:
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._unsubscribe: Callable[[], None] | None = handler.subscribe(self._on_event)
+
+    def _on_event(self, event: dict) -> None:
+        """The listener: never raises into the controller, never blocks it."""
+        try:
+            text = _text(event)
+        except (TypeError, ValueError):
+            log.exception("event cannot be sent as JSON: %r", event)
+            return
+        if self._queue.qsize() < SUBSCRIBER_BACKLOG:
+            self._queue.put_nowait(text)
+            return
+        self._queue.put_nowait(_text({"event": "lagged", "message": "too many events unread; subscribe again"}))
+        self.close()
+
+    async def next(self) -> str | None:
+        """The next event's JSON text; None once the subscription has ended and its events are sent."""
+        return await self._queue.get()
+
+    def close(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+            self._queue.put_nowait(None)
+
+
+async def answer_line(handler: ControlHandler, line: bytes,
+                      subscribe: Callable[[dict], Awaitable[dict]] | None = None) -> dict:
+    """The reply to one request line, as the socket and MQTT frame requests (with an ``id``
+    echoed back). ``subscribe`` (given the status) turns the transport into an event
+    stream; without it, `subscribe` is refused."""
     client_id = None
     try:
         request = decode_request(line)
@@ -209,18 +268,11 @@ async def answer(handler: ControlHandler, line: bytes,
             client_id = None
             raise Refusal("bad_request", '"id" must be a string or an integer')
         op, args = check_request(request)
-        if op == "subscribe":
-            if subscribe is None:
-                raise Refusal("not_allowed", "subscribe: not on this transport (it has its own event stream)")
-            reply = await subscribe()
-        else:
-            reply = await handler.handle(op, args)
+        if op == "subscribe" and subscribe is None:
+            raise Refusal("not_allowed", "subscribe: not on this transport (it has its own event stream)")
     except Refusal as exc:
         return _error(exc.code, exc.message, client_id, exc.details)
-    except Exception:  # a bug in the handler must not take the API down with it
-        log.exception("handler failed on %r", line[:200])
-        return _error("internal", "internal error in the controller; see its log", client_id)
-    reply = {"ok": True, **reply}
+    reply = await (answer(handler, "status", {}, subscribe) if op == "subscribe" else answer(handler, op, args))
     if client_id is not None:
         reply["id"] = client_id
     return reply
@@ -375,8 +427,7 @@ class _Connection:
         self.reader = reader
         self.writer = writer
         self.idle_timeout = idle_timeout
-        self.events: asyncio.Queue | None = None
-        self.unsubscribe: Callable[[], None] | None = None
+        self.events: Subscription | None = None
         self.pump: asyncio.Task | None = None
 
     async def run(self) -> None:
@@ -398,44 +449,26 @@ class _Connection:
             return None
 
     async def _answer(self, line: bytes) -> dict:
-        return await answer(self.handler, line, self._subscribe)
+        return await answer_line(self.handler, line, self._subscribe)
 
-    async def _subscribe(self) -> dict:
+    async def _subscribe(self, status: dict) -> dict:
         if self.events is None:
-            # Subscribe before taking the snapshot, so no change falls between the two.
-            self.events = asyncio.Queue()
-            self.unsubscribe = self.handler.subscribe(self._on_event)
+            self.events = Subscription(self.handler)
             self.pump = asyncio.create_task(self._pump(self.events))
-        return {"subscribed": True, "status": await self.handler.handle("status", {})}
+        return {"subscribed": True, "status": status}
 
-    def _on_event(self, event: dict) -> None:
-        """The listener: never raises into the controller, never blocks it."""
+    async def _pump(self, events: "Subscription") -> None:
         try:
-            line = encode(event)
-        except (TypeError, ValueError):
-            log.exception("event cannot be sent as JSON: %r", event)
-            return
-        if self.events.qsize() < SUBSCRIBER_BACKLOG:
-            self.events.put_nowait(line)
-            return
-        # A client that stopped reading is dropped rather than growing memory.
-        self.events.put_nowait(encode({"event": "lagged", "message": "too many events unread; subscribe again"}))
-        self.events.put_nowait(None)  # then close
-        self._unsubscribe()
-
-    async def _pump(self, events: asyncio.Queue) -> None:
-        try:
-            while (line := await events.get()) is not None:
-                self.writer.write(line)
+            while (text := await events.next()) is not None:
+                self.writer.write(text.encode() + b"\n")
                 await self.writer.drain()
         except ConnectionError:  # the subscriber went away; the request loop sees EOF and cleans up
             return
         self.writer.close()
 
     def _unsubscribe(self) -> None:
-        if self.unsubscribe is not None:
-            self.unsubscribe()
-            self.unsubscribe = None
+        if self.events is not None:
+            self.events.close()
 
     async def _send(self, message: dict) -> None:
         self.writer.write(encode(message))

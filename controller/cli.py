@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "demo": "controller.commands.demo",
     "conformance": "controller.commands.conformance",
     "floor": "controller.commands.floor",
+    "web": "controller.commands.web",
 }
 
 

@@ -24,6 +24,7 @@ from controller.listen import WHAT as LISTEN_WHAT, parse_listen
 from controller.mqtt.settings import MqttSettings
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.schedule import MAX_NUMBER
+from controller.web.secret import FORMAT, is_secret_hash
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.reading import file_problem
 from mjtable_config.schema import (ConfigError, Context, Issue, Problems, Record, Str, compose, read_text, shape,
@@ -36,6 +37,7 @@ SHIPPED_CONFIG = CONFIG_DIR / "table.yaml"
 # pyserial URL handlers (serial_for_url), a device path, or a Windows COM port
 PORT_SCHEMES = ("socket", "rfc2217", "loop", "spy", "alt", "hwgrep", "cp2110")
 _PORT = re.compile(rf"^(({'|'.join(PORT_SCHEMES)})://.*|/.+|COM\d+)$")
+SPECTATORS = ("open", "pin", "operator")  # web.spectators: who may watch (controller/web/access.py)
 
 
 class Port(Str):
@@ -45,6 +47,44 @@ class Port(Str):
     def _check(self, node, path, ctx):
         value = super()._check(node, path, ctx)
         if isinstance(value, str) and not _PORT.match(value):
+            return self.fail(node, path, ctx)
+        return value
+
+
+# -- the web page (web:) --
+class Listen(Str):
+    def __init__(self) -> None:
+        super().__init__(what="HOST:PORT (0.0.0.0:8080 on every address, 127.0.0.1:8080 this board only; "
+                              "[::]:8080 for IPv6; port 0: any free port)")
+
+    def _check(self, node, path, ctx):
+        value = super()._check(node, path, ctx)
+        if isinstance(value, str):
+            try:
+                parse_listen(value)
+            except ValueError:
+                return self.fail(node, path, ctx)
+        return value
+
+
+class SecretHash(Str):
+    def __init__(self) -> None:
+        super().__init__(what=FORMAT)
+
+    def _check(self, node, path, ctx):
+        value = super()._check(node, path, ctx)
+        if isinstance(value, str) and not is_secret_hash(value):
+            return self.fail(node, path, ctx, "not a secret hash (never the secret itself)")
+        return value
+
+
+class PageUrl(Str):
+    def __init__(self) -> None:
+        super().__init__(what="the page's address as the players' phones reach it, http://... or https://...")
+
+    def _check(self, node, path, ctx):
+        value = super()._check(node, path, ctx)
+        if isinstance(value, str) and not re.match(r"^https?://[^/\s]+(/\S*)?$", value):
             return self.fail(node, path, ctx)
         return value
 
@@ -78,7 +118,16 @@ class TableConfig:
     # where `mjtable run` serves /metrics (Prometheus); off without it
     metrics_listen: str | None = field(default=None, metadata=spec(key="metrics.listen", what=LISTEN_WHAT))
 
+    # the web page (docs/INSTALL.md "The web page"): off without web.listen
+    web_listen: str | None = field(default=None, metadata=spec(key="web.listen", schema=Listen()))
+    web_spectators: str = field(default="open", metadata=spec(key="web.spectators", choices=SPECTATORS))
+    web_operator_secret: str | None = field(default=None, metadata=spec(key="web.operator_secret",
+                                                                        schema=SecretHash()))
+    web_url: str | None = field(default=None, metadata=spec(key="web.url", schema=PageUrl()))
+
     def problems(self) -> Problems:
+        if self.web_listen is None and (self.web_spectators != "open" or self.web_operator_secret or self.web_url):
+            yield ("web",), "missing required key 'listen': the web page's HOST:PORT (without it the page is off)"
         dealer, seats = self.starting_dealer, self.ruleset.seats
         if dealer != "draw" and dealer not in seats:
             yield ("game", "starting_dealer"), (f"{dealer} is not a seat in play in {self.ruleset.name}; "
@@ -93,7 +142,8 @@ class TableConfig:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
                 f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}"
                 + (f", table number {self.table_number}" if self.table_number is not None else "")
-                + (f"; {self.mqtt.summary()}" if self.mqtt else ""))
+                + (f"; {self.mqtt.summary()}" if self.mqtt else "")
+                + (f", web page on {self.web_listen} (spectators {self.web_spectators})" if self.web_listen else ""))
 
 
 def find_table_config(given: str | Path | None = None) -> Path:

@@ -20,6 +20,12 @@ if TYPE_CHECKING:
 class Displays:
     def __init__(self, controller: "Controller") -> None:
         self.c = controller
+        self.pin: str | None = None  # the web page's player PIN for this game (controller/web), if served
+
+    async def show_pin(self) -> None:
+        """The web page's player PIN on the centre display: its last line as a game opens."""
+        if self.pin is not None:
+            await self.c.table.show_text(f"web PIN {self.pin}")
 
     async def show_hand(self) -> None:
         await self.show_scores()
@@ -77,6 +83,7 @@ class Displays:
                 await c.table.show_text(P.seat_text(player, P.seat_wind(seats, dealer, seat)), seats=1 << seat)
         elif c.players:
             await c.table.show_text(P.centre_text(c.players, seats, dealer))
+        await self.show_pin()
 
     def separates(self, setup: R.HandSetup) -> bool:
         """Whether the table's separator sets the dead wall apart (else the players do)."""

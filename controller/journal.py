@@ -59,6 +59,20 @@ def _with_game_keys(records: list[dict], game) -> list[dict]:
     return [{**records[0], **keys}, *records[1:]]
 
 
+GAME_KEYS = ("id", "ruleset", "status", "started_at", "ended_at", "seating")
+
+
+def game_journal(store: Store, game_id: int | None = None) -> dict:
+    """A game's journal (the latest by default; none recorded: null) and the list of games, newest first."""
+    games = [{k: getattr(g, k) for k in GAME_KEYS} for g in reversed(store.games())]
+    if not games:
+        return {"game": None, "records": [], "games": []}
+    game = next((g for g in games if g["id"] == game_id), None) if game_id is not None else games[0]
+    if game is None:
+        raise StoreError(f"no game {game_id} in {store.path}")
+    return {"game": game, "records": journal_records(store, game["id"]), "games": games}
+
+
 def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
     for record in records:
         out.write(json.dumps(record, separators=(", ", ": ")) + "\n")

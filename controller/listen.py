@@ -1,12 +1,15 @@
 """A listening address as the commands and the table config take it: ``HOST:PORT``."""
 from __future__ import annotations
 
-WHAT = "HOST:PORT, e.g. 127.0.0.1:9108 or 0.0.0.0:9108 ([::1]:9108 for IPv6; port 0: any free port)"
+import re
+
+WHAT = "HOST:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:8080 ([::]:8080 for IPv6; port 0: any free port)"
+_LISTEN = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
 
 
 def parse_listen(text: str) -> tuple[str, int]:
-    """(host, port); ValueError says what is wrong."""
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or int(port) > 65535:
+    """(host, port) of ``HOST:PORT`` / ``[IPv6]:PORT``; ValueError says what is wrong."""
+    match = _LISTEN.match(text)
+    if not match or int(match[2]) > 65535:
         raise ValueError(f"{text!r}: not {WHAT}")
-    return host.strip("[]"), int(port)
+    return match[1].strip("[]"), int(match[2])

@@ -39,6 +39,15 @@ class Results:
         # Paused too: settling stores the hand and shows scores, which moves nothing.
         if not c.sm.takes_result() or self.waiting is None or self.waiting.done():
             raise Refusal("not_allowed", f"no hand is waiting for a result (state {c.sm.state})")
+        result = self.checked(seq, result)
+        self.waiting.set_result(result)
+        self.await_store()
+        return {"duplicate": False}
+
+    def checked(self, seq: int, result: dict) -> dict:
+        """The result for the hand in play as the rules take it (riichi left out: the hand's
+        declarations), or Refusal with the rules' reason."""
+        c = self.c
         if seq != c.hand.seq:
             raise Refusal("wrong_hand", f"result is for hand {seq}, the hand in play is {c.hand.seq}")
         result = dict(result)
@@ -47,9 +56,19 @@ class Results:
             R.validate_result(c.rules, c.state, result)
         except R.ResultError as exc:
             raise Refusal("invalid_result", str(exc)) from None
-        self.waiting.set_result(result)
-        self.await_store()
-        return {"duplicate": False}
+        return result
+
+    def preview(self, seq: int, result: dict) -> dict:
+        """What the result would give (payments, scores), applying nothing."""
+        c = self.c
+        if c.hand is None or c.hand.seq <= c.settled:
+            raise Refusal("not_allowed", f"no hand is waiting for a result (state {c.sm.state})")
+        if self.taken(seq):
+            raise Refusal("not_allowed", f"hand {seq} has its result already")
+        result = self.checked(seq, result)
+        outcome = R.apply_result(c.rules, c.state, result)
+        return {"result": result, "payments": list(outcome.payments), "scores": list(outcome.state.scores),
+                "riichi_sticks_after": outcome.riichi_sticks_after, "game_over": outcome.game_over}
 
     def taken(self, seq: int) -> bool:
         """Hand ``seq`` of this game has its result: settled, or taken and being stored."""

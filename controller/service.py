@@ -22,6 +22,8 @@ from controller.errors import Refusal
 from controller.controller import Controller
 from controller.faults import remedy
 from controller.game_record import standings_text
+from controller.journal import game_journal
+from controller.store import StoreError
 from controller.maintenance import Maintenance
 from controller.store import StoreError
 from controller.session_clock import check_time_limit
@@ -233,6 +235,18 @@ class Service:
     # a session on the clock (docs/API.md "Time limit")
     async def _op_signal(self, signal: str) -> dict:
         return {"time_limit": self.controller.signal(signal)}
+
+    # ---- the web page's reads ----
+    async def _op_journal(self, game: int | None = None) -> dict:
+        if self.controller.db is None:
+            raise Refusal("not_allowed", "this controller keeps no state database, so no journal")
+        try:
+            return await self.controller.db.read(lambda store: game_journal(store, game))
+        except StoreError as exc:
+            raise Refusal("not_allowed", str(exc)) from None
+
+    async def _op_preview(self, hand: int, result: dict) -> dict:
+        return self.controller.results.preview(hand, result)
 
     async def _op_abandon(self) -> dict:
         recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now

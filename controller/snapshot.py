@@ -21,7 +21,8 @@ def snapshot(c: "Controller") -> dict[str, Any]:
                            "waiting_for": _waiting_for(c),
                            "store_error": c.db.error if c.db is not None else None,
                            "session": c.sessions.status(),
-                           "maintenance_due": c.reminders.due()}
+                           "maintenance_due": c.reminders.due(),
+                           "rules": _rules(c.rules)}
     if c.state is not None:
         s = c.displays.displayed()
         out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
@@ -49,6 +50,17 @@ def snapshot(c: "Controller") -> dict[str, Any]:
     if c.table.stats is not None:
         out["link"] = {**_stats_dict(c.table.stats), **c.table.quality.as_dict()}
     return out
+
+
+def _rules(rules: R.RuleSet) -> dict[str, Any]:
+    """What a result form needs to offer only the values the rule set allows."""
+    pay = rules.payment
+    han_fu = pay.scheme == "riichi"
+    return {"scheme": pay.scheme, "multiple_ron": rules.multiple_ron, "riichi": rules.riichi is not None,
+            "abortive_draw": rules.draw.abortive,
+            "han_fu": {"limit_han": pay.limits[0].han, "seven_pairs_fu": pay.seven_pairs_fu, "max_fu": pay.max_fu,
+                       "max_yakuman": pay.max_yakuman} if han_fu else None,
+            "points": None if han_fu else {"min": pay.min_points, "max": pay.max_points}}
 
 
 def _waiting_for(c: "Controller") -> str | None:

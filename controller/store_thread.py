@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 from controller.store import Store, StoreError
 from firmware_protocol.virtual_time import VirtualTimeLoop
@@ -36,12 +38,18 @@ class StoreThread:
     def submit(self, method: str, *args, **kwargs) -> Future:
         """Queue the call behind the ones before it; a failure is logged and kept in
         ``error`` (for a write nobody waits for, such as the machine's step)."""
-        call = functools.partial(getattr(self.store, method), *args, **kwargs)
+        return self._queue(functools.partial(getattr(self.store, method), *args, **kwargs), method in WRITES)
+
+    async def read(self, reader: Callable[[Store], Any]) -> Any:
+        """Run ``reader(store)``, a read of several calls (e.g. a game's journal), on the store's thread."""
+        return await asyncio.wrap_future(self._queue(functools.partial(reader, self.store), False))
+
+    def _queue(self, call: Callable[[], Any], writes: bool) -> Future:
         if not isinstance(asyncio.get_running_loop(), VirtualTimeLoop):
-            return self._thread.submit(self._run, call, method in WRITES)
+            return self._thread.submit(self._run, call, writes)
         done: Future = Future()
         try:
-            done.set_result(self._run(call, method in WRITES))
+            done.set_result(self._run(call, writes))
         except StoreError as exc:
             done.set_exception(exc)
         return done

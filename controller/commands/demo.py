@@ -22,6 +22,7 @@ from pathlib import Path
 HELP = "watch a whole game on the simulated table (live view)"
 MAX_TABLES = 50
 DEMO_FLUSH = 15.0  # seconds a demo table waits at its end for the broker to take its last events
+DEMO_WEB = "127.0.0.1:8080"
 FAULT_SCENARIO = "jam: [{shuffle: 3, sensor: stacker}]\nreset: {at: [%s]}\n"
 
 
@@ -41,6 +42,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--mqtt-password-file", metavar="FILE",
                         help="log in to the broker as each table's id (demo-1, ...) with the password in FILE "
                              "(default: anonymous)")
+    parser.add_argument("--web", metavar="HOST:PORT", default=DEMO_WEB,
+                        help=f"serve the table's web page there (default {DEMO_WEB}; taken: any free port)")
+    parser.add_argument("--no-web", action="store_true", help="no web page")
+    parser.add_argument("--stay", action="store_true", help="keep the web page open after the game (Ctrl-C ends)")
 
 
 def run(args) -> int:
@@ -196,20 +201,26 @@ async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int) -> 
     controller = Controller(connect, rules, store=store, ruleset_name=args.ruleset, seed=seed)
     service = Service(controller, starting_dealer=0)
     socket_path = tmp / "api.sock"
+    web = None if args.no_web else await _web_page(service, args.web, "" if args.tables == 1 else f"demo-{n}: ")
     view, refresh = _watch(controller, args.tables, n)
     players = _ApiPlayers(socket_path, Players(table_rules(rules), seed=seed), args.speed)
     controller.subscribe(players.on_event)
-    publisher = _publisher(args, n, service, list(rules.seats))
+    publisher = _publisher(args, n, service, list(rules.seats), web.url if web else None)
     try:
         async with ApiServer(socket_path, service):
             await service.start()
             await players.request("start")
             await service.game_task
             refresh.now()
+            if web is not None and args.stay:
+                print(f"the game is over; the web page stays at {web.url} until Ctrl-C", flush=True)
+                await asyncio.Event().wait()
     finally:
         if publisher is not None:
             await publisher.close(flush=DEMO_FLUSH)
         view.close()
+        if web is not None:
+            await web.close()
         controller.close()
     _print_standings(controller.standings, "" if args.tables == 1 else f"demo-{n}: ")
     if args.journal:
@@ -219,7 +230,7 @@ async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int) -> 
     return 0
 
 
-def _publisher(args, n: int, service, seats: list[int]):
+def _publisher(args, n: int, service, seats: list[int], web_url: str | None):
     """Table n on the broker, as `mjtable run` with an mqtt: section would publish it; None without --mqtt."""
     if not args.mqtt:
         return None
@@ -229,7 +240,7 @@ def _publisher(args, n: int, service, seats: list[int]):
     table_id = f"demo-{n}"
     password_file = Path(args.mqtt_password_file) if args.mqtt_password_file else None
     settings = MqttSettings(broker=args.mqtt, table_id=table_id, username=table_id if password_file else None,
-                            password_file=password_file)
+                            password_file=password_file, web_url=web_url)
     publisher = Publisher(settings, service, seats)
     publisher.start()
     return publisher
@@ -274,6 +285,35 @@ def _per_table(path: str, args, n: int) -> str:
         return path
     given = Path(path)
     return str(given.with_name(f"{given.stem}.demo-{n}{given.suffix}"))
+async def _web_page(service, listen: str, label: str):
+    """The table's web page for the demo, on ``listen`` (else any free port), its address printed
+    after ``label``. Of several tables the first takes ``listen``, the others any free port."""
+    import secrets
+
+    from controller.listen import parse_listen
+    from controller.errors import Refusal
+    from controller.web.access import Access
+    from controller.web.secret import GENERATED_BYTES, hash_secret
+    from controller.web.server import WebServer, WebSettings
+    from controller.web.table_web import deal_pins
+
+    try:
+        host, port = parse_listen(listen)
+    except ValueError:
+        raise SystemExit(f"mjtable demo: --web {listen!r}: allowed: HOST:PORT") from None
+    secret = secrets.token_urlsafe(GENERATED_BYTES)
+    access = Access(hash_secret(secret))
+    deal_pins(service.controller, access)
+    for tried in (port, 0):
+        web = WebServer(service, WebSettings(host, tried), access)
+        try:
+            await web.start()
+            break
+        except Refusal:
+            if tried == 0:
+                raise
+    print(f"{label}the table's web page: {web.url}  (operator secret for this demo: {secret})", flush=True)
+    return web
 
 
 class _Refresher:

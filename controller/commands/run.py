@@ -108,17 +108,25 @@ async def serve(config, seed: int | None = None) -> int:
         log.error("%s", exc)
         return 2
     publisher = _mqtt_publisher(config, service)
+    access = None
+    if config.web_listen is not None:  # else aiohttp is not even imported
+        from controller.web.table_web import start_web_server, web_access
+        access = web_access(config, controller)
     notifier = Notifier()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     log.info("control API on %s; connecting to the table at %s", config.socket, config.port)
+    web = None  # the web server's start: with the table's, in parallel
     try:
         starting = asyncio.ensure_future(service.start())
+        web = asyncio.ensure_future(start_web_server(config, service, access)) if access else None
         await asyncio.wait([starting, asyncio.ensure_future(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
         if starting.done():
             try:
                 starting.result()
+                if web is not None:
+                    await web
             except Refusal as exc:
                 log.error("%s", exc)
                 return 2
@@ -134,6 +142,8 @@ async def serve(config, seed: int | None = None) -> int:
         task = service.game_task
         if task is not None and not task.done():
             task.cancel()
+        if web is not None:
+            await _close_web(web)
         await server.close()
         if publisher is not None:
             await publisher.close()
@@ -165,3 +175,10 @@ async def _metrics_server(config, controller):
     log = logging.getLogger("mjtable.run")
     log.info("metrics on http://%s:%d/metrics", *runner.addresses[0][:2])
     return runner
+async def _close_web(starting: asyncio.Future) -> None:
+    """Close the web server, or stop it starting."""
+    if not starting.done():
+        starting.cancel()
+    await asyncio.gather(starting, return_exceptions=True)
+    if starting.done() and not starting.cancelled() and starting.exception() is None:
+        await starting.result().close()

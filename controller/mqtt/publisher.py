@@ -21,7 +21,7 @@ from typing import Any
 
 import aiomqtt
 
-from controller.api import MAX_MESSAGE, ControlHandler, answer, encode
+from controller.api import MAX_MESSAGE, ControlHandler, answer_line, encode
 from controller.mqtt.settings import MqttSettings, parse_broker
 from controller.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discovery_configs, event_message,
                                     status_message)
@@ -217,7 +217,7 @@ class Publisher:
     async def _answer(self, payload: bytes) -> dict[str, Any]:
         if len(payload) > MAX_MESSAGE:
             return {"ok": False, "error": {"code": "too_large", "message": f"message longer than {MAX_MESSAGE} bytes"}}
-        return await answer(self.handler, payload)
+        return await answer_line(self.handler, payload)
 
 
 def _version() -> str:

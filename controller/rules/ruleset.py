@@ -409,6 +409,11 @@ def load_ruleset(name_or_path: str | Path, base: Path | None = None) -> RuleSet:
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
+def folder_rulesets(folder: Path | None) -> list[str]:
+    """The names of the rule sets of ``folder`` that `start` may name."""
+    return sorted(p.stem for p in folder.glob("*.yaml")) if folder is not None and folder.is_dir() else []
+
+
 def find_ruleset(name: str, folder: Path | None) -> str:
     """What a client may name (the control API's `start`): a file of ``folder`` by its name,
     else a preset; never a path, so a client reads no other file. Returns the reference
@@ -419,7 +424,7 @@ def find_ruleset(name: str, folder: Path | None) -> str:
             return str(folder / f"{stem}.yaml")
         if stem in preset_names():
             return stem
-    mine = sorted(p.stem for p in folder.glob("*.yaml")) if folder is not None and folder.is_dir() else []
+    mine = folder_rulesets(folder)
     raise ConfigError([Issue("start", None, "ruleset", f"no rule set named {name[:64]!r}; allowed: a preset "
                              f"({', '.join(preset_names())}) or a rule set of the folder {folder} by name "
                              f"({', '.join(mine) or 'none there'})")])

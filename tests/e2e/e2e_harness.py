@@ -77,8 +77,9 @@ def first_ron_on(procs: Processes, profile_text: str, name: str) -> list[int]:
     return table.journal()[0]["payments"]
 
 
-def write_table_config(folder: Path, port: str, profile: str | Path, ruleset: str) -> Path:
-    """A table config as docs/INSTALL.md shows it, with every path inside ``folder``."""
+def write_table_config(folder: Path, port: str, profile: str | Path, ruleset: str, extra: str = "") -> Path:
+    """A table config as docs/INSTALL.md shows it, with every path inside ``folder``; ``extra``:
+    more sections (YAML lines)."""
     config = folder / "table.yaml"
     config.write_text(f"""kind: table
 serial: {{port: {port}, baud: 115200}}
@@ -88,16 +89,16 @@ state: {{database: state.db}}
 api: {{socket: api.sock}}
 timeouts: {{reconnect_backoff_max: 1}}
 game: {{starting_dealer: {STARTING_DEALER}}}
-""")
+{extra}""")
     return config
 
 
 class TableSession:
     """`mjtable run --config ...` on a table at ``port``, the controller restartable."""
 
-    def __init__(self, procs: Processes, port: str, profile: str | Path, ruleset: str) -> None:
+    def __init__(self, procs: Processes, port: str, profile: str | Path, ruleset: str, extra: str = "") -> None:
         self.procs = procs
-        self.config = write_table_config(procs.folder, port, profile, ruleset)
+        self.config = write_table_config(procs.folder, port, profile, ruleset, extra)
         self.socket = procs.folder / "api.sock"
         self.client = Client(self.socket, timeout=5)
         self.run: subprocess.Popen | None = None

@@ -1,0 +1,127 @@
+// The page's shell: the session's role, the tabs, and the live status drawn on every page.
+import { Refused, follow, login, logout, session } from "./api.js";
+import { ResultEntry } from "./entry.js";
+import { Journal } from "./journal.js";
+import { Operator } from "./operator.js";
+import { lastHandWords, seatCards, tableSvg } from "./table.js";
+import { esc, rulesetName, stateWords } from "./words.js";
+
+const $ = (selector) => document.querySelector(selector);
+const TABS = ["table", "result", "journal", "operator"];
+const ENTERS = new Set(["player", "operator"]);
+
+let role = "spectator";
+let latest = null;
+
+const entry = new ResultEntry($("#entry"));
+const journal = new Journal($("#journal-view"));
+const operator = new Operator($("#operator-view"));
+
+function draw(status) {
+  latest = status;
+  $("#ruleset").textContent = rulesetName(status.ruleset);
+  $("#walls").innerHTML = tableSvg(status);
+  $("#cards").innerHTML = seatCards(status);
+  $("#last").innerHTML = lastHandWords(status);
+  const fault = $("#fault");
+  fault.hidden = !status.fault;
+  fault.innerHTML = status.fault ? `<b>${esc(stateWords(status))}:</b> ${esc(status.fault)}` : "";
+  document.body.dataset.state = status.state;
+  if (ENTERS.has(role)) entry.show(status);
+  if (role === "operator") operator.show(status);
+}
+
+function showRole(s) {
+  role = s.role ?? "spectator";
+  $("#role").textContent = role;
+  $("#logout").hidden = role === "spectator";
+  $("#pin-login").hidden = ENTERS.has(role);
+  $("#entry").hidden = !ENTERS.has(role);
+  $("#operator-login").hidden = role === "operator";
+  $("#operator-view").hidden = role !== "operator";
+  if (role !== "operator") $("#operator-view").innerHTML = "";
+  if (!ENTERS.has(role)) $("#entry").innerHTML = "";
+  if (latest) draw(latest);
+  if (role === "operator") operator.refresh();
+}
+
+function openTab() {
+  const name = TABS.includes(location.hash.slice(1)) ? location.hash.slice(1) : "table";
+  for (const tab of TABS) {
+    $(`#tab-${tab}`).hidden = tab !== name;
+    document.querySelector(`nav [data-tab="${tab}"]`).setAttribute("aria-current", tab === name ? "page" : "false");
+  }
+  if (name === "journal") journal.load();
+}
+
+function loginForm(form, args) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const problem = form.querySelector(".refused");
+    try {
+      await login(args(form));
+      problem.textContent = "";
+      form.reset();
+      showRole(await session());
+      followTable();
+    } catch (e) {
+      problem.textContent = e instanceof Refused ? e.message : "the table did not answer; try again";
+    }
+  });
+}
+
+loginForm($("#pin-login"), (form) => ({ role: "player", pin: form.elements.pin.value.trim() }));
+loginForm($("#operator-login"), (form) => ({ role: "operator", secret: form.elements.secret.value }));
+$("#logout").addEventListener("click", async () => {
+  await logout().catch(() => {});
+  showRole(await session());
+});
+window.addEventListener("hashchange", openTab);
+window.addEventListener("mjtable:session", async () => showRole(await session().catch(() => ({ role: "spectator" }))));
+
+let lastHands = null;
+let following = false;
+let wasLive = false;
+
+// The table is followed once the role may read it (web.spectators may ask for a login).
+function followTable() {
+  if (following) return;
+  following = true;
+  follow({
+    onStatus(status) {
+      draw(status);
+      // a hand ended: the journal on screen gets it
+      if (status.hands_played !== lastHands && !$("#tab-journal").hidden) journal.load();
+      lastHands = status.hands_played;
+    },
+    onEvent() {},
+    async onLink(live) {
+      const link = $("#link");
+      link.dataset.live = String(live);
+      link.textContent = live ? "live" : "reconnecting…";
+      // a restarted controller has forgotten every session
+      if (live && wasLive) showRole(await session().catch(() => ({ role: "spectator" })));
+      wasLive = wasLive || live;
+    },
+  });
+}
+
+const MAY_READ = { open: () => true, pin: (role) => ENTERS.has(role), operator: (role) => role === "operator" };
+
+async function begin() {
+  let s;
+  try {
+    s = await session();
+  } catch {
+    s = { role: "spectator", spectators: "open" };
+  }
+  showRole(s);
+  if ((MAY_READ[s.spectators] ?? MAY_READ.open)(role)) followTable();
+  else {
+    $("#link").textContent = s.spectators === "pin" ? "log in with the PIN to watch" : "log in as operator to watch";
+    location.hash = s.spectators === "pin" ? "#result" : "#operator";
+  }
+}
+
+openTab();
+begin();

@@ -1,0 +1,70 @@
+// The journal: this game's hands (dealer, dice, result, payments, scores) and past games,
+// from the op `journal`, with the same CSV and JSON lines downloads as `mjtable journal`.
+import { Refused, op } from "./api.js";
+import { esc, resultWords, rulesetName, signed } from "./words.js";
+
+function seatName(header, record) {
+  return (seat) => record.players?.[seat] ?? header?.players?.[seat]?.name ?? `seat ${seat}`;
+}
+
+// One column per seat: the hand's payment over the score after it.
+function handRow(record, header) {
+  const name = seatName(header, record);
+  const cells = record.payments.map((paid, s) =>
+    `<td class="seat"><b>${signed(paid)}</b><br>${record.scores[s]}</td>`).join("");
+  return `<tr class="hand" data-hand="${esc(record.hand)}"><th>${esc(record.hand)}</th>
+    <td>${esc(name(record.dealer))}</td><td>${record.dice.join(" + ")}</td>
+    <td class="what">${esc(resultWords(record.result, name))}</td>${cells}</tr>`;
+}
+
+function finalRow(record, seats) {
+  const cells = seats.map((s) => `<td class="seat"><b>${signed(record.final_scores[s])}</b><br>rank ${record.ranks[s]}</td>`).join("");
+  return `<tr class="final"><th colspan="4">final, after uma</th>${cells}</tr>`;
+}
+
+export function journalHtml(records) {
+  const header = records.find((r) => r.seating);
+  const hands = records.filter((r) => r.hand !== undefined && r.payments);
+  const final = records.find((r) => r.final);
+  if (!hands.length) return `<p class="idle">No hand played yet in this game.</p>`;
+  const name = seatName(header, hands[0]);
+  const seats = hands[0].payments.map((_, s) => s);
+  const heads = seats.map((s) => `<th class="seat">${esc(name(s))}</th>`).join("");
+  return `<div class="scroll"><table class="journal"><thead><tr><th>hand</th><th>dealer</th><th>dice</th><th>result</th>
+    ${heads}</tr></thead>
+    <tbody>${hands.map((r) => handRow(r, header)).join("")}${final ? finalRow(final, seats) : ""}</tbody></table></div>`;
+}
+
+function gameLabel(game) {
+  const day = (game.started_at ?? "").slice(0, 16).replace("T", " ");
+  return `game ${game.id} · ${rulesetName(game.ruleset)} · ${day} · ${game.status}`;
+}
+
+export class Journal {
+  constructor(root) {
+    this.root = root;
+    this.game = null; // null: the game in play or the latest
+    root.addEventListener("change", (e) => {
+      if (e.target.name === "game") this.load(e.target.value === "" ? null : Number(e.target.value));
+    });
+  }
+
+  async load(game = this.game) {
+    this.game = game;
+    let reply;
+    try {
+      reply = await op("journal", game == null ? {} : { game });
+    } catch (e) {
+      this.root.innerHTML = `<p class="refused">${esc(e instanceof Refused ? e.message : "the table did not answer")}</p>`;
+      return;
+    }
+    const shown = reply.game?.id;
+    const games = (reply.games ?? []).map((g) =>
+      `<option value="${g.id}"${g.id === shown ? " selected" : ""}>${esc(gameLabel(g))}</option>`).join("");
+    const query = shown == null ? "" : `?game=${shown}`;
+    this.root.innerHTML = `<p class="games"><label>Game <select name="game">${games}</select></label></p>
+      <p class="downloads">Download: <a href="/api/journal.csv${query}" download>CSV</a>
+      · <a href="/api/journal.jsonl${query}" download>JSON lines</a></p>
+      ${journalHtml(reply.records ?? [])}`;
+  }
+}

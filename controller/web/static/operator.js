@@ -1,0 +1,132 @@
+// The operator's page: the fault with its code and what to do, retry / pause / resume /
+// abandon, a new game with a rule set and players, and the players' PIN with a QR code
+// of the page's address.
+import { Refused, op, session } from "./api.js";
+import { qrSvg } from "./qr.js";
+import { esc } from "./words.js";
+
+const SEAT_FIELDS = [0, 1, 2, 3];
+
+export class Operator {
+  constructor(root) {
+    this.root = root;
+    this.notice = "";
+    this.armed = false; // abandon asks twice
+    this.secrets = null; // the operator's own session fields: the PIN, the page's address
+    this.hand = undefined; // the hand in play when the PIN was last asked for
+    root.addEventListener("click", (e) => this.click(e));
+  }
+
+  show(status) {
+    // A new hand, or a new game's first: the PIN may be new. (The page may not see every
+    // state in between, so the hand's number tells.)
+    const hand = status.hand_in_play?.seq ?? null;
+    const next = hand !== this.hand;
+    this.hand = hand;
+    this.status = status;
+    if (next) this.refresh();
+    else this.render();
+  }
+
+  // The PIN, the page's address and the rule sets come with the operator's session.
+  async refresh() {
+    try {
+      const mine = await session();
+      this.secrets = { pin: mine.pin, url: mine.url };
+      this.rulesets = mine.rulesets ?? null;
+    } catch {
+      this.secrets = null;
+    }
+    this.render();
+  }
+
+  async click(event) {
+    const button = event.target.closest("button");
+    if (!button || button.disabled) return;
+    const action = button.dataset.action;
+    if (action === "abandon" && !this.armed) {
+      this.armed = true;
+      return this.render();
+    }
+    this.armed = false;
+    if (action === "start") return this.send("start", this.startArgs(), "the game starts");
+    if (["retry", "pause", "resume", "abandon"].includes(action)) return this.send(action, {}, `${action}: done`);
+  }
+
+  startArgs() {
+    const form = this.root.querySelector(".start");
+    const args = {};
+    const ruleset = form.querySelector("[name=ruleset]").value;
+    if (ruleset) args.ruleset = ruleset;
+    const dealer = form.querySelector("[name=dealer]").value;
+    if (dealer !== "") args.dealer = dealer === "draw" ? "draw" : Number(dealer);
+    const names = [...form.querySelectorAll("[name=player]")].map((f) => f.value.trim()).filter(Boolean);
+    if (names.length) {
+      args.players = names.map((name) => ({ name }));
+      args.seating = form.querySelector("[name=seating]").value;
+    }
+    return args;
+  }
+
+  async send(name, args, done) {
+    try {
+      await op(name, args);
+      this.notice = done;
+    } catch (e) {
+      this.notice = e instanceof Refused ? e.message : "the table did not answer; try again";
+    }
+    await this.refresh();
+  }
+
+  faultHtml() {
+    const s = this.status;
+    if (!s.fault) return `<p class="ok">No fault.</p>`;
+    return `<div class="fault" role="alert"><p class="code">E${s.fault_code}</p><p>${esc(s.fault)}</p></div>`;
+  }
+
+  pinHtml() {
+    if (!this.secrets) return "";
+    const pin = this.secrets.pin ? `<p class="pin" aria-label="players' PIN">${esc(this.secrets.pin)}</p>` : "";
+    const address = this.secrets.url ? `<p class="url">${esc(this.secrets.url)}</p>` : "";
+    const url = this.secrets.url;
+    if (url && this.qr?.url !== url) this.qr = { url, svg: qrSvg(url) }; // drawn once per address
+    const qr = url ? this.qr.svg : "";
+    return `<section class="players-pin"><h3>For the players</h3>${pin}${qr}${address}</section>`;
+  }
+
+  startHtml() {
+    const rulesets = (this.rulesets ?? [this.status.ruleset]).map((r) =>
+      `<option${r === this.status.ruleset ? " selected" : ""}>${esc(r)}</option>`).join("");
+    const players = SEAT_FIELDS.map((seat) =>
+      `<input name="player" aria-label="player at seat ${seat}" placeholder="seat ${seat}" maxlength="16">`).join("");
+    return `<fieldset class="start"><legend>New game</legend>
+      <label>Rule set <select name="ruleset">${rulesets}</select></label>
+      <label>Dealer <select name="dealer"><option value="">as configured</option><option value="draw">drawn by the table</option>
+        ${SEAT_FIELDS.map((s) => `<option value="${s}">seat ${s}</option>`).join("")}</select></label>
+      <p>Players (in seat order; leave empty for anonymous seats):</p><div class="names">${players}</div>
+      <label>Seating <select name="seating"><option value="as-given">as given</option><option value="draw">drawn by the table</option></select></label>
+      <button type="button" data-action="start">Start the game</button></fieldset>`;
+  }
+
+  // The start form keeps what was typed and chosen through a redraw.
+  typed() {
+    return [...this.root.querySelectorAll(".start [name]")].map((field) => field.value);
+  }
+
+  render() {
+    if (!this.status) return;
+    const kept = this.typed();
+    const focused = [...this.root.querySelectorAll(".start [name]")].indexOf(document.activeElement);
+    const notice = this.notice ? `<p class="notice" role="status">${esc(this.notice)}</p>` : "";
+    const abandon = this.armed ? "Really abandon the game?" : "Abandon";
+    this.root.innerHTML = `${notice}${this.faultHtml()}
+      <p class="controls"><button type="button" data-action="retry">Retry</button>
+      <button type="button" data-action="pause">Pause</button>
+      <button type="button" data-action="resume">Resume</button>
+      <button type="button" data-action="abandon" class="danger">${abandon}</button></p>
+      ${this.pinHtml()}${this.startHtml()}`;
+    const fields = [...this.root.querySelectorAll(".start [name]")];
+    kept.forEach((value, i) => { if (fields[i]) fields[i].value = value; });
+    if (focused >= 0) fields[focused]?.focus();
+  }
+}

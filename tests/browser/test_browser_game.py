@@ -1,0 +1,115 @@
+"""A whole game played only by clicking the page, on a phone-sized browser: the operator
+starts it, the players enter riichi, a kan, a ron, a tsumo, a double ron and a draw, and
+correct a wrong entry before confirming. Its journal is the one the same results typed at
+the CLI give on a second table."""
+from __future__ import annotations
+
+import os
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from ..e2e.e2e_harness import Hand, draw, play_game, ron, tsumo
+from .browser_harness import DESKTOP, EAST_ONLY, PHONE, PLAYERS, Page, cli_table
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+# The game as the CLI plays it: what the page's players enter below, hand by hand.
+CLI_GAME = [
+    Hand(ron(2, (1, 3, 40)), riichi=(1,), kans=1),
+    Hand(tsumo((0, 2, 30))),
+    Hand(ron(0, (1, 2, 30), (3, "yakuman", 1))),
+    Hand(draw(0, 2), riichi=(0,)),
+]
+
+
+def same_game(journal: list[dict]) -> list[dict]:
+    """The records without where each table keeps its rule set's file (the journal names a
+    rule set of the config's folder by its path)."""
+    return [{**r, "ruleset": Path(r["ruleset"]).stem} if "ruleset" in r else r for r in journal]
+
+
+def screenshots(page: Page) -> None:
+    """The table page at phone and desktop size, for docs/img/ (MJTABLE_SCREENSHOTS=1)."""
+    page.tab("table")
+    for name, size in (("table-phone", PHONE), ("table-desktop", DESKTOP)):
+        page.driver.set_window_size(*size)
+        page.driver.execute_script("window.scrollTo(0, 0)")
+        page.driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))
+    page.driver.set_window_size(*PHONE)
+    page.tab("result")
+
+
+def play_by_clicking(page: Page) -> None:
+    page.wait_hand("E1")
+    page.riichi(1)
+    page.kan(1)
+    if os.environ.get("MJTABLE_SCREENSHOTS"):
+        screenshots(page)
+    page.kind("ron")
+    page.pick("discarder", 2)
+    page.pick("winner", 3)  # the wrong winner: the payments show it, and it is corrected
+    page.hand_value(3, "3", "40")
+    wrong = page.preview()
+    assert wrong[3].startswith("North · Di +6200")  # 5,200 and the riichi stick on the table
+    page.pick("winner", 3)
+    page.pick("winner", 1)
+    page.hand_value(1, "3", "40")
+    right = page.preview()
+    assert right[1].startswith("South · Bo +5200") and right[3].startswith("North · Di 0")  # his stick back
+    assert page.confirm() == "hand E1 recorded"
+
+    page.wait_hand("E2")
+    page.kind("tsumo")
+    page.pick("winner", 0)
+    page.hand_value(0, "2", "30")
+    page.preview()
+    page.confirm()
+
+    page.wait_hand("E3")
+    page.kind("ron")
+    page.pick("discarder", 0)
+    page.pick("winner", 1)
+    page.pick("winner", 3)  # a double ron: EMA allows it
+    page.hand_value(1, "2", "30")
+    page.hand_value(3, "y1")
+    page.preview()
+    page.confirm()
+
+    page.wait_hand("E4")
+    page.riichi(0)
+    page.kind("draw")  # the declarer starts tenpai
+    page.pick("tenpai", 0)  # wrong: a noten riichi, which the engine refuses in words
+    assert "must be tenpai at an exhaustive draw" in page.refusal()
+    assert not page.find("#confirm").is_enabled()
+    page.pick("tenpai", 0)
+    page.pick("tenpai", 2)
+    page.preview()
+    page.confirm()
+
+
+def test_a_whole_game_by_clicking_gives_the_journal_of_the_same_game_at_the_cli(browser, web_table, more_procs):
+    with ThreadPoolExecutor(1) as background:
+        # the same game typed at the CLI on a second table, meanwhile
+        typed = background.submit(lambda: play_game(cli_table(more_procs), CLI_GAME,
+                                                    "--ruleset", EAST_ONLY, "--players", *PLAYERS))
+        page = Page(browser, web_table.url).open()
+        page.log_in_operator()
+        pin = page.start_game(EAST_ONLY, PLAYERS)
+        page.log_out()
+        page.log_in_player(pin)
+        play_by_clicking(page)
+        cli_journal = typed.result().journal
+
+    web_table.wait_game_over()
+    assert same_game(web_table.journal()) == same_game(cli_journal)
+    assert [r.get("hand") for r in cli_journal] == [None, "E1", "E2", "E3", "E4", None]  # seating, 4 hands, final
+
+    page.tab("journal")
+    assert [row.get_attribute("data-hand") for row in page.all("#journal-view tr.hand")] == ["E1", "E2", "E3", "E4"]
+    page.wait_text("#journal-view tr.final", "rank")
+    for form in ("csv", "jsonl"):
+        link = page.find(f'#journal-view a[href^="/api/journal.{form}"]').get_attribute("href")
+        with urllib.request.urlopen(link) as download:
+            assert download.read().decode() == web_table.ok("journal", "--format", form, where="--config")
+    assert page.console_errors() == []
