@@ -32,6 +32,11 @@ IN_PLAY = [
     ("counters", {}, 200),
     ("record_service", {}, 409),
     ("sensor_test", {}, 409),
+    ("session_start", {"name": 5}, 400),
+    ("session_end", {}, 409),
+    ("session_show", {}, 409),
+    ("signal", {"signal": "start"}, 409),
+    ("schedule_import", {"players": "Ann", "tables": []}, 400),
 ]
 
 
