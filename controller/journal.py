@@ -59,12 +59,12 @@ def _with_game_keys(records: list[dict], game) -> list[dict]:
     return [{**records[0], **keys}, *records[1:]]
 
 
-GAME_KEYS = ("id", "ruleset", "status", "started_at", "ended_at", "seating")
+GAME_FIELDS = ("id", "ruleset", "status", "started_at", "ended_at", "seating", "session_id", "round", "table")
 
 
 def game_journal(store: Store, game_id: int | None = None) -> dict:
     """A game's journal (the latest by default; none recorded: null) and the list of games, newest first."""
-    games = [{k: getattr(g, k) for k in GAME_KEYS} for g in reversed(store.games())]
+    games = [{k: getattr(g, k) for k in GAME_FIELDS} for g in reversed(store.games())]
     if not games:
         return {"game": None, "records": [], "games": []}
     game = next((g for g in games if g["id"] == game_id), None) if game_id is not None else games[0]

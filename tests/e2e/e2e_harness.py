@@ -16,6 +16,7 @@ import json
 import select
 import signal
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from controller import rules as R
 from controller.client import Client
 
 from ..support import processes
+from ..support.folders import short_folder
 from ..support.processes import MJTABLE, Processes, stderr_of, wait_until_serving  # noqa: F401 (e2e tests import them from here)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -49,6 +51,21 @@ def start_sim(procs: Processes, *args: str) -> tuple[subprocess.Popen, str]:
     readable, _, _ = select.select([sim.stdout], [], [], WAIT_TIMEOUT)
     assert readable, f"mjtable sim printed no port: {stderr_of(sim)}"
     return sim, sim.stdout.readline().strip()
+
+
+@contextmanager
+def traced_four_port_table(prefix: str, session_class: type["TableSession"], ruleset: str = "ema-2016"):
+    """A four-port table (seat displays) whose simulator writes its trace, in a short folder
+    named from ``prefix``: (session, trace file, folder); every process stopped after."""
+    with short_folder(prefix) as folder:
+        procs = Processes(folder)
+        trace = folder / "trace.jsonl"
+        try:
+            _, port = start_sim(procs, "--pty", "--profile", str(PROFILES / "four-port.yaml"),
+                                "--speed", str(SPEED), "--trace", str(trace))
+            yield session_class(procs, port, "four-port", ruleset), trace, folder
+        finally:
+            procs.stop_all()
 
 
 def profile_file(profile: str | Path) -> Path:

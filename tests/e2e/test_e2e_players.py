@@ -9,8 +9,7 @@ import signal
 
 import pytest
 
-from ..support.folders import short_folder
-from .e2e_harness import PROFILES, SPEED, Processes, TableSession, draw, start_sim, wait_until_serving
+from .e2e_harness import TableSession, draw, traced_four_port_table, wait_until_serving
 
 PLAYERS = ("Ann:EMA=04010001", "Bo", "Cy:CLUB=17", "Di")
 NAMES = {"Ann", "Bo", "Cy", "Di"}
@@ -29,15 +28,8 @@ class SeededSession(TableSession):
 @pytest.fixture(scope="module")
 def table():
     """A four-port table (seat displays) whose simulator writes its trace; the controller seeded."""
-    with short_folder("mjpl") as folder:
-        procs = Processes(folder)
-        trace = folder / "trace.jsonl"
-        try:
-            _, port = start_sim(procs, "--pty", "--profile", str(PROFILES / "four-port.yaml"),
-                                "--speed", str(SPEED), "--trace", str(trace))
-            yield SeededSession(procs, port, "four-port", "ema-2016"), trace
-        finally:
-            procs.stop_all()
+    with traced_four_port_table("mjpl", SeededSession) as (session, trace, _):
+        yield session, trace
 
 
 def _seat_texts(trace) -> dict[int, str]:

@@ -17,8 +17,7 @@ import pytest
 from controller.cli import main as cli_main
 from controller.client import RequestError
 
-from ..e2e.e2e_harness import PROFILES, SPEED, Processes, TableSession, mjtable, start_sim, wait_for
-from ..support.folders import short_folder
+from ..e2e.e2e_harness import TableSession, mjtable, traced_four_port_table, wait_for
 
 TABLE = 7
 TOURNAMENT_MD = Path(__file__).resolve().parents[2] / "docs" / "TOURNAMENT.md"
@@ -72,50 +71,42 @@ def _csv(text: str) -> list[dict]:
 @pytest.fixture(scope="module")
 def tournament():
     """The schedule imported (after refused files), refused starts, then round 2 played to its end."""
-    with short_folder("mjrd") as folder:
-        procs = Processes(folder)
-        trace = folder / "trace.jsonl"
-        try:
-            _, port = start_sim(procs, "--pty", "--profile", str(PROFILES / "four-port.yaml"),
-                                "--speed", str(SPEED), "--trace", str(trace))
-            session = NumberedTable(procs, port, "four-port", "ema-2016")
-            (folder / "players.csv").write_text(PLAYERS_CSV)
-            (folder / "schedule.csv").write_text(SCHEDULE_CSV)
-            (folder / "no7.csv").write_text("round,table,east,south,west,north\n1,1,1,2,3,4\n1,2,5,6,7,8\n")
-            seen = {"elsewhere": _import(session, folder / "no7.csv"),
-                    "imported": _import(session, folder / "schedule.csv")}
-            seen["bad_import"] = _bad_import(session, folder)
-            seen["refused"] = {name: _refused_start(session, args) for name, args in REFUSED_STARTS.items()}
-            seen["refused_cli"] = session.cli("start", "--round", "3")
-            seen["idle_after_refusals"] = session.polled_status()
-            mark = len(trace.read_text().splitlines())
-            seen["started"] = json.loads(session.ok("start", "--round", "2", "--json", where="--config"))
-            seen["before_the_signal"] = wait_for(
-                lambda: (status := session.polled_status())["state"] == "awaiting_start" and status,
-                "the dice waiting for the start signal")
-            session.ok("signal", "start")  # a round is on the EMA clock: the first dice wait for it
-            seq = session.wait_hand_after(0)["hand_in_play"]["seq"]
-            seen["opening"] = [json.loads(line) for line in trace.read_text().splitlines()[mark:]]
-            seen["status_text"] = session.ok("status")
-            session.stop_controller(signal.SIGKILL)
-            session.start_controller()  # the round and table come back from the state database
-            seen["resumed"] = session.polled_status()
-            db = ("--db", str(folder / "state.db"))
-            for result in HANDS:  # entered over the API: `mjtable result` is not what this module tests
-                seq = session.wait_hand_after(seq - 1)["hand_in_play"]["seq"]
-                session.client.request("result", hand=seq, result=result)
-                seq += 1
-            session.wait_game_over()
-            seen["journal"] = [json.loads(line) for line in mjtable("journal", *db).stdout.splitlines()]
-            seen["exports"] = {kind: mjtable("export", kind, "--round", "2", *db).stdout
-                               for kind in ("players", "journal")}
-            out = folder / "results.csv"
-            seen["ema_stdout"] = session.ok("export", "ema", "--round", "2", "--out", str(out), where="--config")
-            seen["exports"]["ema"] = out.read_text()
-            seen["no_round_1"] = mjtable("export", "ema", "--round", "1", *db)
-            yield session, seen
-        finally:
-            procs.stop_all()
+    with traced_four_port_table("mjrd", NumberedTable) as (session, trace, folder):
+        (folder / "players.csv").write_text(PLAYERS_CSV)
+        (folder / "schedule.csv").write_text(SCHEDULE_CSV)
+        (folder / "no7.csv").write_text("round,table,east,south,west,north\n1,1,1,2,3,4\n1,2,5,6,7,8\n")
+        seen = {"elsewhere": _import(session, folder / "no7.csv"),
+                "imported": _import(session, folder / "schedule.csv")}
+        seen["bad_import"] = _bad_import(session, folder)
+        seen["refused"] = {name: _refused_start(session, args) for name, args in REFUSED_STARTS.items()}
+        seen["refused_cli"] = session.cli("start", "--round", "3")
+        seen["idle_after_refusals"] = session.polled_status()
+        mark = len(trace.read_text().splitlines())
+        seen["started"] = json.loads(session.ok("start", "--round", "2", "--json", where="--config"))
+        seen["before_the_signal"] = wait_for(
+            lambda: (status := session.polled_status())["state"] == "awaiting_start" and status,
+            "the dice waiting for the start signal")
+        session.ok("signal", "start")  # a round is on the EMA clock: the first dice wait for it
+        seq = session.wait_hand_after(0)["hand_in_play"]["seq"]
+        seen["opening"] = [json.loads(line) for line in trace.read_text().splitlines()[mark:]]
+        seen["status_text"] = session.ok("status")
+        session.stop_controller(signal.SIGKILL)
+        session.start_controller()  # the round and table come back from the state database
+        seen["resumed"] = session.polled_status()
+        db = ("--db", str(folder / "state.db"))
+        for result in HANDS:  # entered over the API: `mjtable result` is not what this module tests
+            seq = session.wait_hand_after(seq - 1)["hand_in_play"]["seq"]
+            session.client.request("result", hand=seq, result=result)
+            seq += 1
+        session.wait_game_over()
+        seen["journal"] = [json.loads(line) for line in mjtable("journal", *db).stdout.splitlines()]
+        seen["exports"] = {kind: mjtable("export", kind, "--round", "2", *db).stdout
+                           for kind in ("players", "journal")}
+        out = folder / "results.csv"
+        seen["ema_stdout"] = session.ok("export", "ema", "--round", "2", "--out", str(out), where="--config")
+        seen["exports"]["ema"] = out.read_text()
+        seen["no_round_1"] = mjtable("export", "ema", "--round", "1", *db)
+        yield session, seen
 
 
 REFUSED_STARTS = {  # the start op's arguments; the CLI's refusal is checked once (round 3)

@@ -6,15 +6,7 @@ import pytest
 from controller.client import RequestError
 from controller.store import Store
 
-from ..service.service_harness import RunningService, wait_for
-
-
-@pytest.fixture
-def service(short_tmp):
-    running = RunningService(short_tmp)
-    running.start()
-    yield running
-    running.stop()
+from ..service.service_harness import wait_for
 
 
 def test_a_table_without_a_number_takes_a_schedule_but_starts_no_round(service):

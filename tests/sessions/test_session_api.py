@@ -4,7 +4,6 @@ import pytest
 
 from controller.client import RequestError
 
-from ..service.service_harness import RunningService
 
 
 def refused(service, op, **args) -> RequestError:
@@ -50,16 +49,12 @@ def test_a_session_holds_the_games_started_while_it_is_open(service):
     assert [g["status"] for g in again["games"]] == ["abandoned"] and again["totals"] == []
 
 
-def test_the_open_session_survives_a_restart(service, short_tmp):
+def test_the_open_session_survives_a_restart(service, service_factory):
     service.request("session_start", name="late", show_totals=True)
     service.request("start")
     service.request("abandon")
     before = service.status()["session"]
     service.stop()
-    again = RunningService(short_tmp)
-    again.start()
-    try:
-        assert again.status()["session"] == before and before["games"] == 1
-        assert refused(again, "session_start").code == "not_allowed"
-    finally:
-        again.stop()
+    again = service_factory(after=service)
+    assert again.status()["session"] == before and before["games"] == 1
+    assert refused(again, "session_start").code == "not_allowed"
