@@ -54,8 +54,7 @@ class Port(Str):
 # -- the web page (web:) --
 class Listen(Str):
     def __init__(self) -> None:
-        super().__init__(what="HOST:PORT (0.0.0.0:8080 on every address, 127.0.0.1:8080 this board only; "
-                              "[::]:8080 for IPv6; port 0: any free port)")
+        super().__init__(what=LISTEN_WHAT)
 
     def _check(self, node, path, ctx):
         value = super()._check(node, path, ctx)
@@ -115,8 +114,6 @@ class TableConfig:
     mqtt: MqttSettings | None = None
     # service intervals by task, for the maintenance reminders (docs/FLOOR.md)
     maintenance: dict[str, Interval] = field(default_factory=dict, metadata=spec(schema=Intervals()))
-    # where `mjtable run` serves /metrics (Prometheus); off without it
-    metrics_listen: str | None = field(default=None, metadata=spec(key="metrics.listen", what=LISTEN_WHAT))
 
     # the web page (docs/INSTALL.md "The web page"): off without web.listen
     web_listen: str | None = field(default=None, metadata=spec(key="web.listen", schema=Listen()))
@@ -132,11 +129,6 @@ class TableConfig:
         if dealer != "draw" and dealer not in seats:
             yield ("game", "starting_dealer"), (f"{dealer} is not a seat in play in {self.ruleset.name}; "
                                                 f"allowed: {', '.join(map(str, seats))} or draw")
-        if self.metrics_listen is not None:
-            try:
-                parse_listen(self.metrics_listen)
-            except ValueError as exc:
-                yield ("metrics", "listen"), str(exc)
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "

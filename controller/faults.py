@@ -74,6 +74,25 @@ def remedy(code: int, then: str = "retry (`mjtable retry` or a seat's OK button)
     return f"{_REMEDIES.get(code, 'see to the table')}, then {then}"
 
 
+class FaultOnce:
+    """Each fault once, with the subsystem the table names (``"none"``: the host's own, a
+    refusal or a store failure, and the watchdog's stops): the table's fault event and the
+    work it stopped both publish it. ``seen(event)`` is None for the second telling."""
+
+    def __init__(self, controller) -> None:
+        self.c = controller
+        self._last = None
+
+    def seen(self, event: dict) -> tuple[int, str] | None:
+        fault, code = self.c.fault, event["code"]
+        if fault is None or int(fault.code) != code:
+            return code, "none"
+        if fault is self._last:
+            return None
+        self._last = fault
+        return code, getattr(fault, "subsystem", "none")
+
+
 class TableWork:
     """Runs table work through faults, pauses, watchdog stops and lost links."""
 

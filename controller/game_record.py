@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from controller import rules as R
 from controller.errors import Refusal
-from controller.faults import StoreFailed
+from controller.faults import FaultOnce, StoreFailed
 from controller.hand import Hand
 from controller.players import Player
 from controller.replay import disagreement
@@ -34,6 +34,17 @@ log = logging.getLogger("mjtable.controller")
 class GameRecord:
     def __init__(self, controller: "Controller") -> None:
         self.c = controller
+        self._faults = FaultOnce(controller)
+        controller.subscribe(self._log_fault)
+
+    def _log_fault(self, event: dict) -> None:
+        """Each fault once in the store's faults log (the maintenance reminders' `faults`
+        counter). A courtesy: a store that cannot take it is the store's fault, seen elsewhere."""
+        c = self.c
+        if event["event"] != "fault" or c.db is None or (fault := self._faults.seen(event)) is None:
+            return
+        code, subsystem = fault
+        c.db.submit("record_fault", code, subsystem, event.get("message", ""), c.game_id)
 
     # ---- the interrupted game ----
     async def stored_game(self):

@@ -21,6 +21,7 @@ COUNTERS = {
     "table_faults": "the table's faults, every sensor together",
     "hands": "hands the controller has stored",
     "games": "games the controller has finished",
+    "faults": "faults the controller has logged (the table's, the watchdog's and its own)",
 }
 TABLE_COUNTERS = ("shuffles", "lift_cycles", "motor_hours", "jams", "table_faults")
 TASK = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

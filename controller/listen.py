@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-WHAT = "HOST:PORT, e.g. 127.0.0.1:8080 or 0.0.0.0:8080 ([::]:8080 for IPv6; port 0: any free port)"
+WHAT = "HOST:PORT (0.0.0.0:8080 on every address, 127.0.0.1:8080 this board only; [::]:8080 for IPv6; port 0: any free port)"
 _LISTEN = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$")
 
 

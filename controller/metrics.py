@@ -5,8 +5,8 @@ hand change) and read on each scrape (the link's statistics, uptime, the store's
 the fault in play, the maintenance reminders), in a registry of the table's own, so
 nothing else in the process shows up in it. docs/FLOOR.md lists every metric.
 
-``add_metrics(app, metrics)`` mounts ``metrics_handler`` on an aiohttp application;
-``serve_metrics`` serves it alone, for a table config's ``metrics.listen``.
+The table's web server (controller/web/server.py) serves them at `/metrics` when the table
+config has a ``web:`` section.
 """
 from __future__ import annotations
 
@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+from controller.faults import FaultOnce
 
 if TYPE_CHECKING:
     from controller.controller import Controller
@@ -37,6 +38,8 @@ LINK_COUNTERS = {
 
 
 class TableMetrics:
+    content_type = CONTENT_TYPE_LATEST  # of `exposition()`: the text format Prometheus scrapes
+
     def __init__(self, controller: "Controller", database: Path | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.c = controller
@@ -57,7 +60,7 @@ class TableMetrics:
         self.links_lost = Counter("mjtable_link_lost", "Times the link to the table was lost", registry=r)
         r.register(_OnScrape(self))
         self._hand_ended_at: float | None = None
-        self._counted = None  # the fault counted last
+        self._faults = FaultOnce(controller)
         controller.subscribe(self._on_event)
 
     def _on_event(self, event: dict) -> None:
@@ -72,25 +75,13 @@ class TableMetrics:
             self._hand_ended_at = None  # a new game's first hand follows no hand change
             if kind == "game_over":
                 self.games.inc()
-        elif kind == "fault":
-            self._count_fault(event["code"])
+        elif kind == "fault" and (fault := self._faults.seen(event)) is not None:
+            code, subsystem = fault
+            self.faults.labels(code=str(code), subsystem=subsystem).inc()
         elif kind == "mcu_reset":
             self.table_resets.inc()
         elif kind == "link_lost":
             self.links_lost.inc()
-
-    def _count_fault(self, code: int) -> None:
-        """Once per fault: the table's fault event and the work it stopped both publish it.
-        The subsystem is the table's; the host's own faults (a refusal, a store failure) and
-        the watchdog's stops name none."""
-        fault = self.c.fault
-        subsystem = "none"
-        if fault is not None and int(fault.code) == code:
-            if fault is self._counted:
-                return
-            self._counted = fault
-            subsystem = getattr(fault, "subsystem", "none")
-        self.faults.labels(code=str(code), subsystem=subsystem).inc()
 
     def store_bytes(self) -> int:
         if self.database is None:
@@ -126,28 +117,3 @@ class _OnScrape(Collector):
         for reminder in m.c.reminders.due():
             due.add_metric([reminder["task"], reminder["counter"]], 1 if reminder["due"] else 0)
         yield due
-
-
-# ---------------------------------------------------------------- the web side
-METRICS_KEY = web.AppKey("mjtable_metrics", TableMetrics)
-
-
-async def metrics_handler(request: web.Request) -> web.Response:
-    """`GET /metrics` on an application that `add_metrics` prepared."""
-    return web.Response(body=request.app[METRICS_KEY].exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST})
-
-
-def add_metrics(app: web.Application, metrics: TableMetrics) -> None:
-    """Mount `GET /metrics` on the table's web application."""
-    app[METRICS_KEY] = metrics
-    app.router.add_get("/metrics", metrics_handler)
-
-
-async def serve_metrics(metrics: TableMetrics, host: str, port: int) -> web.AppRunner:
-    """`/metrics` alone on HOST:PORT (the table config's `metrics.listen`); `cleanup()` stops it."""
-    app = web.Application()
-    add_metrics(app, metrics)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, host, port).start()
-    return runner

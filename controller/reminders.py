@@ -41,7 +41,7 @@ def readings(table: dict[str, Any] | None, totals: dict[str, int] | None) -> dic
                    motor_hours=table["motor_seconds"] / 3600, jams=sum(table["jams"].values()),
                    table_faults=sum(table["faults"].values()))
     if totals is not None:
-        out.update(hands=totals["hands"], games=totals["games"])
+        out.update(hands=totals["hands"], games=totals["games"], faults=totals["faults"])
     return out
 
 

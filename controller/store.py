@@ -467,10 +467,11 @@ class Store:
     # -- hands ---------------------------------------------------------------------
 
     def counts(self) -> dict[str, int]:
-        """Hands stored and games finished, ever (the maintenance reminders' counters)."""
+        """Hands stored, games finished and faults logged, ever (the maintenance reminders' counters)."""
         ((hands,),) = self._query("SELECT COUNT(*) FROM hands")
         ((games,),) = self._query("SELECT COUNT(*) FROM games WHERE status = 'finished'")
-        return {"hands": hands, "games": games}
+        ((faults,),) = self._query("SELECT COUNT(*) FROM faults")
+        return {"hands": hands, "games": games, "faults": faults}
 
     def hands(self, game_id: int) -> list[dict]:
         """The committed hand records of a game, in hand order."""

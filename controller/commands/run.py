@@ -96,11 +96,6 @@ async def serve(config, seed: int | None = None) -> int:
                             seed=seed)
     service = Service(controller, starting_dealer=config.starting_dealer, rulesets=config.rulesets,
                       table_number=config.table_number)
-    try:
-        metrics = await _metrics_server(config, controller)
-    except OSError as exc:
-        log.error("cannot serve metrics on %s: %s", config.metrics_listen, exc.strerror or exc)
-        return 2
     server = ApiServer(config.socket, service)
     try:
         await server.start()
@@ -112,6 +107,8 @@ async def serve(config, seed: int | None = None) -> int:
     if config.web_listen is not None:  # else aiohttp is not even imported
         from controller.web.table_web import start_web_server, web_access
         access = web_access(config, controller)
+        from controller.metrics import TableMetrics  # subscribed now: a resumed game's events count
+        metrics = TableMetrics(controller, config.database)
     notifier = Notifier()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -120,7 +117,7 @@ async def serve(config, seed: int | None = None) -> int:
     web = None  # the web server's start: with the table's, in parallel
     try:
         starting = asyncio.ensure_future(service.start())
-        web = asyncio.ensure_future(start_web_server(config, service, access)) if access else None
+        web = asyncio.ensure_future(start_web_server(config, service, access, metrics)) if access else None
         await asyncio.wait([starting, asyncio.ensure_future(stop.wait())], return_when=asyncio.FIRST_COMPLETED)
         if starting.done():
             try:
@@ -147,8 +144,6 @@ async def serve(config, seed: int | None = None) -> int:
         await server.close()
         if publisher is not None:
             await publisher.close()
-        if metrics is not None:
-            await metrics.cleanup()
         controller.close()
         store.close()
     log.info("stopped")
@@ -163,18 +158,6 @@ def _mqtt_publisher(config, service):
     publisher = Publisher(config.mqtt, service, list(config.ruleset.seats))
     publisher.start()
     return publisher
-
-
-async def _metrics_server(config, controller):
-    """`/metrics` on the config's metrics.listen (Prometheus), serving; None without it."""
-    if config.metrics_listen is None:
-        return None
-    from controller.listen import parse_listen
-    from controller.metrics import TableMetrics, serve_metrics  # lazily: the web stack only when asked for
-    runner = await serve_metrics(TableMetrics(controller, config.database), *parse_listen(config.metrics_listen))
-    log = logging.getLogger("mjtable.run")
-    log.info("metrics on http://%s:%d/metrics", *runner.addresses[0][:2])
-    return runner
 async def _close_web(starting: asyncio.Future) -> None:
     """Close the web server, or stop it starting."""
     if not starting.done():

@@ -60,10 +60,11 @@ class WebSettings:
 class WebServer:
     """Serves the page and the API for ``handler`` (use as ``async with``)."""
 
-    def __init__(self, handler: ControlHandler, settings: WebSettings, access: Access) -> None:
+    def __init__(self, handler: ControlHandler, settings: WebSettings, access: Access, metrics=None) -> None:
         self.handler = handler
         self.settings = settings
         self.access = access
+        self.metrics = metrics  # controller.metrics.TableMetrics: served at /metrics
         self._runner: web.AppRunner | None = None
         self._streams: set[web.WebSocketResponse] = set()
         self.port: int | None = None  # the bound port (the config's, or the one port 0 gave)
@@ -87,6 +88,8 @@ class WebServer:
             web.get("/api/journal.{format}", self._journal_file),
             web.route("*", "/api/{tail:.*}", _no_route),  # before the page's files: a JSON 404
         ])
+        if self.metrics is not None:
+            app.router.add_get("/metrics", self._metrics)
         if STATIC.is_dir():
             app.router.add_get("/", self._index)
             app.router.add_static("/", STATIC)
@@ -156,6 +159,12 @@ class WebServer:
     async def _status(self, request: web.Request) -> web.Response:
         await self._allowed(request, role_for("status", self.settings.spectators), changes=False)
         return _reply(await answer(self.handler, "status", {}))
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        """Prometheus' scrape: read as the status is (a bearer secret when spectators are not open)."""
+        await self._allowed(request, role_for("status", self.settings.spectators), changes=False)
+        body, content_type = self.metrics.exposition(), self.metrics.content_type
+        return web.Response(body=body, headers={"Content-Type": content_type})
 
     async def _session(self, request: web.Request) -> web.Response:
         role, session = await self._who(request)

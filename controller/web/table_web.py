@@ -19,13 +19,14 @@ def web_access(config: TableConfig, controller) -> Access:
     return access
 
 
-async def start_web_server(config: TableConfig, service, access: Access):
-    """The running web server. Its library is imported off the loop (a few hundred ms on a
-    board), so that it loads while the controller connects to the table."""
+async def start_web_server(config: TableConfig, service, access: Access, metrics=None):
+    """The running web server, with the table's ``metrics`` at /metrics. Its library is
+    imported off the loop (a few hundred ms on a board), so that it loads while the
+    controller connects to the table."""
     server = await asyncio.to_thread(importlib.import_module, "controller.web.server")
     host, port = parse_listen(config.web_listen)
     web = server.WebServer(service, server.WebSettings(host, port, config.web_spectators, config.web_url,
-                                                       config.rulesets), access)
+                                                       config.rulesets), access, metrics)
     await web.start()
     return web
 

@@ -29,7 +29,7 @@ COUNTERS = {"shuffle_cycles": 2100, "lift_cycles": 2110, "motor_seconds": 36000,
 
 
 def test_a_reminder_is_listed_from_90_percent_and_due_from_100():
-    now = readings(COUNTERS, {"hands": 5100, "games": 390})
+    now = readings(COUNTERS, {"hands": 5100, "games": 390, "faults": 7})
     intervals = {"clean_tiles": Interval(every=2000, counter="shuffles"),
                  "check_lifts": Interval(every=2000, counter="lift_cycles"),
                  "grease": Interval(every=10, counter="motor_hours"),
@@ -96,7 +96,7 @@ def test_a_table_without_counters_records_the_service_for_the_controllers_remind
     before, reply, after, hands = run_virtual(game_then_service())
     assert [(d["task"], d["due"]) for d in before] == [("felt", True)]  # a 1.0 table counts no shuffles
     assert reply == {"counters": None} and after == []
-    assert json.loads(service_file.read_text()) == {"at_service": {"hands": hands, "games": 1}}
+    assert json.loads(service_file.read_text()) == {"at_service": {"hands": hands, "games": 1, "faults": 0}}
 
 
 async def _connected(loop, table):

@@ -1,4 +1,4 @@
-"""`mjtable run` as the docs set it up: /metrics on `metrics.listen`, maintenance reminders
+"""`mjtable run` as the docs set it up: /metrics on the table's web server, maintenance reminders
 from the `maintenance:` section in `mjtable status`, cleared by `mjtable maintenance serviced`
 and still cleared after a restart."""
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..cli.cli_harness import mjtable, wait_until
 from ..support.processes import stderr_of
 
 MAINTENANCE = ("maintenance:\n  clean_tiles: {every: 1, counter: shuffles}\n  felt: {every: 2, counter: hands}\n"
-               "metrics: {listen: '127.0.0.1:0'}\n")
+               "web: {listen: '127.0.0.1:0'}\n")
 
 
 def start_run(procs, config) -> tuple[subprocess.Popen, str]:
@@ -26,13 +26,14 @@ def start_run(procs, config) -> tuple[subprocess.Popen, str]:
 
     def metrics_url():
         assert run.poll() is None, f"mjtable run exited: {stderr_of(run)}"
-        found = re.search(r"metrics on (http://\S+)", stderr_of(run))
-        return found and "ready in" in stderr_of(run) and found.group(1)
+        found = re.search(r"listening on [^:]+:(\d+)\)", stderr_of(run))
+        return found and "ready in" in stderr_of(run) and f"http://127.0.0.1:{found.group(1)}/metrics"
     return run, wait_until(metrics_url, "mjtable run to serve its metrics")
 
 
 def scrape(url: str) -> dict[tuple, float]:
     with urllib.request.urlopen(url, timeout=10) as reply:
+        assert reply.headers["Content-Type"].startswith("text/plain; version=")  # the text exposition format
         text = reply.read().decode()
     return {(s.name, tuple(sorted(s.labels.items()))): s.value
             for family in text_string_to_metric_families(text) for s in family.samples}
