@@ -67,7 +67,7 @@ def _wait_state(driver, state: str) -> None:
 
 def event_to_dom() -> list[float]:
     """Milliseconds from each pause's and resume's state event to the page showing it."""
-    from tests.browser.browser_harness import close_browser, new_browser
+    from tests.browser.browser_harness import PHONE, close_browser, new_browser
 
     events: list[tuple[str, float]] = []
     done = threading.Event()
@@ -83,7 +83,7 @@ def event_to_dom() -> list[float]:
             base = f"http://127.0.0.1:{re.search(LISTENING, log)[1]}"
             try:
                 _op(base, "start")
-                driver = new_browser()
+                driver = new_browser(PHONE)
                 driver.get(f"{base}/#table")
                 _wait_state(driver, "playing")
                 driver.execute_script(WATCH_DOM)

@@ -13,25 +13,21 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import socket
-import tempfile
 import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from controller.web.secret import hash_secret
 
 from ..e2e.e2e_harness import SPEED, TableSession, start_sim, wait_for
+from ..support.browser import CHROMEDRIVER, CHROMIUM, close_browser, new_browser  # noqa: F401 (the browser tests import them from here)
 from ..support.processes import Processes, stderr_of
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 PHONE = (390, 844)
 DESKTOP = (1366, 768)
 WAIT = 20.0  # seconds any one step of the page may take
@@ -59,26 +55,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def new_browser(size: tuple[int, int] = PHONE) -> webdriver.Chrome:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    profile = tempfile.mkdtemp(prefix="mjtable-chromium-")
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    # An explicit driver: selenium-manager is never asked to find (or download) one.
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.profile_dir = profile
-    return driver
-
-
-def close_browser(driver: webdriver.Chrome) -> None:
-    driver.quit()
-    shutil.rmtree(driver.profile_dir, ignore_errors=True)
 
 
 class WebTable(TableSession):

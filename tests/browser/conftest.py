@@ -18,7 +18,7 @@ def chromium():
     if not (shutil.which(CHROMIUM) and shutil.which(CHROMEDRIVER)):
         pytest.fail(f"{CHROMIUM} and {CHROMEDRIVER} are needed: `make test` installs them "
                     "(apt-get install chromium chromium-driver)")
-    driver = new_browser()
+    driver = new_browser(PHONE)
     yield driver
     close_browser(driver)
 

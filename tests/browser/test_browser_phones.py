@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .browser_harness import Page, close_browser, new_browser
+from .browser_harness import PHONE, Page, close_browser, new_browser
 
 # Both pages tap Confirm at the same moment of the machine's clock.
 CONFIRM_AT = """
@@ -15,7 +15,7 @@ setTimeout(() => document.querySelector("#confirm").click(), Math.max(0, at - Da
 
 @pytest.fixture
 def second_phone():
-    driver = new_browser()
+    driver = new_browser(PHONE)
     yield driver
     close_browser(driver)
 

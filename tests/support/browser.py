@@ -1,7 +1,8 @@
 """The one browser for page tests: the Debian chromium, headless, through /usr/bin/chromedriver.
 
-Each driver gets a fresh profile folder (removed at quit), so tests on several workers never
-share one; as root chromium needs --no-sandbox.
+Each driver gets a fresh profile folder (removed by `close_browser`), so tests on several
+workers never share one; as root chromium needs --no-sandbox. The browser's console is
+logged, for the tests that read it.
 """
 from __future__ import annotations
 
@@ -13,23 +14,35 @@ from contextlib import contextmanager
 CHROMEDRIVER = "/usr/bin/chromedriver"
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-         "--window-size=1280,900")
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage")
+DESKTOP = (1280, 900)
 
 
-@contextmanager
-def chromium() -> Iterator["selenium.webdriver.Chrome"]:  # noqa: F821 (imported lazily)
+def new_browser(size: tuple[int, int] = DESKTOP) -> "selenium.webdriver.Chrome":  # noqa: F821 (imported lazily)
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    profile = tempfile.mkdtemp(prefix="mjchrome")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in (*FLAGS, f"--user-data-dir={profile}"):
+    profile = tempfile.mkdtemp(prefix="mjchrome")
+    for flag in (*FLAGS, f"--user-data-dir={profile}", f"--window-size={size[0]},{size[1]}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # An explicit driver: selenium-manager is never asked to find (or download) one.
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.profile_dir = profile
+    return driver
+
+
+def close_browser(driver) -> None:
+    driver.quit()
+    shutil.rmtree(driver.profile_dir, ignore_errors=True)
+
+
+@contextmanager
+def chromium(size: tuple[int, int] = DESKTOP) -> Iterator["selenium.webdriver.Chrome"]:  # noqa: F821
+    driver = new_browser(size)
     try:
         yield driver
     finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
+        close_browser(driver)
