@@ -32,7 +32,7 @@ system-packages:
 	fi
 
 test: $(STAMP) system-packages
-	$(BIN)/python -m pytest -n 3
+	$(BIN)/python -m pytest -n 4
 
 demo: $(STAMP)
 	$(BIN)/mjtable demo $(DEMO_ARGS)
