@@ -94,11 +94,14 @@ def tournament():
         session.start_controller()  # the round and table come back from the state database
         seen["resumed"] = session.polled_status()
         db = ("--db", str(folder / "state.db"))
-        for result in HANDS:  # entered over the API: `mjtable result` is not what this module tests
+        for n, result in enumerate(HANDS, 1):  # entered over the API: `mjtable result` is not tested here
             seq = session.wait_hand_after(seq - 1)["hand_in_play"]["seq"]
+            if n == len(HANDS):  # the hall's warning in the last hand: the game is complete after it
+                seen["warned"] = json.loads(session.ok("signal", "warning", "--json"))
             session.client.request("result", hand=seq, result=result)
             seq += 1
         session.wait_game_over()
+        seen["over"] = session.polled_status()
         seen["journal"] = [json.loads(line) for line in mjtable("journal", *db).stdout.splitlines()]
         seen["exports"] = {kind: mjtable("export", kind, "--round", "2", *db).stdout
                            for kind in ("players", "journal")}
@@ -257,9 +260,18 @@ def test_the_journal_records_the_schedules_seating(tournament):
         {"name": "Fay", "ema_id": "04030006"}, {"name": "Cy", "ema_id": "04020003"}, {"name": "Hal"},
         {"name": "Ann", "ema_id": "04010001"}]}
     assert journal[1]["time_signal"] == "start" and journal[1]["by"] == "director"  # `mjtable signal start`
-    assert [r["hand"] for r in journal[2:-1]] == ["E1", "E2", "E3", "E4", "S1", "S2", "S3", "S4"]
+    assert [r.get("hand") for r in journal[2:-1]] == ["E1", "E2", "E3", "E4", "S1", "S2", "S3", None, "S4"]
+    assert journal[-3]["time_signal"] == "warning" and journal[-3]["dice_thrown"] is True
     assert journal[-1] == {"final": True, "scores": SCORES, "final_scores": TABLE_POINTS, "ranks": RANKS,
                            "players": ["Fay", "Cy", "Hal", "Ann"]}
+
+
+def test_a_warning_in_the_rounds_last_hand_ends_the_game_by_its_rules_not_by_time(tournament):
+    _, seen = tournament
+    clock = seen["warned"]["time_limit"]
+    assert clock["signalled"] and clock["signalled_by"] == "director" and clock["hands_left"] == 2  # S4 and one more
+    over = seen["over"]
+    assert over["finished"] and "ended" not in over and not over["time_limit"]["ended"]
 
 
 def test_export_ema_gives_the_rounds_results_by_position(tournament):
