@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 SYSTEM_PACKAGES := chromium chromium-driver mosquitto
 SYSTEM_FILES := /usr/bin/chromium /usr/bin/chromedriver /usr/sbin/mosquitto
 
-.PHONY: test demo bench venv clean system-packages
+.PHONY: test test-fast demo bench venv clean system-packages
 
 venv: $(STAMP)
 
@@ -33,6 +33,10 @@ system-packages:
 
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -n 4
+
+# The in-process suite alone (no processes, browser or broker): under a minute on two cores.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -m "not processes"
 
 demo: $(STAMP)
 	$(BIN)/mjtable demo $(DEMO_ARGS)
