@@ -237,20 +237,18 @@ async def _preview(service, hand: int, result: dict) -> dict:
     return service.controller.results.preview(hand, result)
 
 
-_OPTIONAL = {"required": False}
-
 TABLE: tuple[Op, ...] = (
     Op("status", _status, role="spectator", read=True),
     Op("start", _start, {
-        "ruleset": Arg(lambda v: isinstance(v, str) and v != "", "a rule set name", **_OPTIONAL),
-        "dealer": Arg(lambda v: v == "draw" or _SEAT.check(v), 'a seat number 0-3 or "draw"', **_OPTIONAL),
+        "ruleset": Arg(lambda v: isinstance(v, str) and v != "", "a rule set name", required=False),
+        "dealer": Arg(lambda v: v == "draw" or _SEAT.check(v), 'a seat number 0-3 or "draw"', required=False),
         "players": Arg(lambda v: isinstance(v, list) and all(isinstance(p, dict) for p in v),
                        'a list of player objects ({"name": ..., "ema_id": ..., "club_id": ...}), in seat order',
-                       **_OPTIONAL),
-        "seating": Arg(lambda v: v in SEATINGS, " or ".join(f'"{s}"' for s in SEATINGS), **_OPTIONAL),
+                       required=False),
+        "seating": Arg(lambda v: v in SEATINGS, " or ".join(f'"{s}"' for s in SEATINGS), required=False),
         "round": Arg(lambda v: is_int(v) and v >= 1, "a round of the imported schedule (an integer from 1)",
-                     **_OPTIONAL),
-        "time_limit": Arg(lambda v: isinstance(v, bool), "true (the rule set's time limit) or false", **_OPTIONAL),
+                     required=False),
+        "time_limit": Arg(lambda v: isinstance(v, bool), "true (the rule set's time limit) or false", required=False),
     }),
     Op("result", _result, _RESULT, role="player"),
     Op("riichi", _riichi, {"seat": _SEAT}, role="player"),
@@ -269,21 +267,21 @@ TABLE: tuple[Op, ...] = (
     Op("counters", _counters, read=True),
     Op("record_service", _record_service),
     Op("sensor_test", _sensor_test, {
-        "subsystem": Arg(lambda v: v in TEST_SUBSYSTEMS, f"one of {', '.join(TEST_SUBSYSTEMS)}", **_OPTIONAL),
-        "seat": Arg(_SEAT.check, _SEAT.expected, **_OPTIONAL),
+        "subsystem": Arg(lambda v: v in TEST_SUBSYSTEMS, f"one of {', '.join(TEST_SUBSYSTEMS)}", required=False),
+        "seat": Arg(_SEAT.check, _SEAT.expected, required=False),
     }),
     Op("session_start", _session_start, {
-        "name": Arg(lambda v: isinstance(v, str), "the session's name (a string)", **_OPTIONAL),
+        "name": Arg(lambda v: isinstance(v, str), "the session's name (a string)", required=False),
         "show_totals": Arg(lambda v: isinstance(v, bool), "true or false: the totals on the displays after "
-                           "each game", **_OPTIONAL),
+                           "each game", required=False),
     }),
     Op("session_end", _session_end),
     Op("session_show", _session_show, {
-        "session": Arg(lambda v: is_int(v) and v > 0, "a session id (a positive integer)", **_OPTIONAL),
-        "on_table": Arg(lambda v: isinstance(v, bool), "true or false: the totals on the displays now", **_OPTIONAL),
+        "session": Arg(lambda v: is_int(v) and v > 0, "a session id (a positive integer)", required=False),
+        "on_table": Arg(lambda v: isinstance(v, bool), "true or false: the totals on the displays now", required=False),
     }),
     Op("journal", _journal, {
-        "game": Arg(lambda v: is_int(v) and v >= 1, "a game id (an integer, from games)", **_OPTIONAL),
+        "game": Arg(lambda v: is_int(v) and v >= 1, "a game id (an integer, from games)", required=False),
     }, role="spectator", read=True),
     Op("preview", _preview, _RESULT, role="player", read=True),
 )
