@@ -148,7 +148,7 @@ def hand_changes(trace) -> list[float]:
 def bench_hand_change() -> None:
     from controller.simulation import profile_for, run_game
     from controller import rules as R
-    from sim.profile import load_profile
+    from firmware_protocol.profile import load_profile
 
     rules = R.load_ruleset("ema-2016")
     t = load_profile(profile_for(rules)).timings

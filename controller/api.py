@@ -1,8 +1,8 @@
 """The control API: newline-delimited JSON over a Unix socket.
 
 The server knows no game logic. It frames messages, checks their shape (op name,
-argument names and types) and hands valid requests to a :class:`ControlHandler` (the
-controller). Anything refused — here or by the handler — gets an error reply and
+argument names and types, from the op table in controller/ops.py) and hands valid
+requests to a :class:`ControlHandler` (the controller). Anything refused — here or by the handler — gets an error reply and
 changes nothing. The wire format is documented in docs/API.md.
 """
 from __future__ import annotations
@@ -20,11 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Protocol
 
-from firmware_protocol.catalog import TEST_SUBSYSTEMS
-
 from controller.errors import MjtableError, Refusal
-from controller.players import SEATINGS
-from controller.time_limit import SIGNALS
+from controller.ops import TABLE, Arg, is_int
 
 log = logging.getLogger("mjtable.api")
 
@@ -59,80 +56,8 @@ class ControlHandler(Protocol):
 
 # -- request shapes ----------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class Arg:
-    check: Callable[[Any], bool]
-    expected: str
-    required: bool = True
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-_SEAT = Arg(lambda v: _is_int(v) and 0 <= v <= 3, "a seat number 0-3")
-RESULT_KINDS = ("ron", "tsumo", "draw", "chombo")
-
-OPS: dict[str, dict[str, Arg]] = {
-    "status": {},
-    "start": {
-        "ruleset": Arg(lambda v: isinstance(v, str) and v != "", "a rule set name", required=False),
-        "dealer": Arg(lambda v: v == "draw" or _SEAT.check(v), 'a seat number 0-3 or "draw"', required=False),
-        "players": Arg(lambda v: isinstance(v, list) and all(isinstance(p, dict) for p in v),
-                       'a list of player objects ({"name": ..., "ema_id": ..., "club_id": ...}), in seat order',
-                       required=False),
-        "seating": Arg(lambda v: v in SEATINGS, " or ".join(f'"{s}"' for s in SEATINGS), required=False),
-        "round": Arg(lambda v: _is_int(v) and v >= 1, "a round of the imported schedule (an integer from 1)",
-                     required=False),
-        "time_limit": Arg(lambda v: isinstance(v, bool), "true (the rule set's time limit) or false", required=False),
-    },
-    "result": {
-        "hand": Arg(lambda v: _is_int(v) and v >= 0, "the seq of the hand in play (an integer, from status)"),
-        "result": Arg(
-            lambda v: isinstance(v, dict) and v.get("kind") in RESULT_KINDS,
-            f"a result object with \"kind\" one of {', '.join(RESULT_KINDS)}",
-        ),
-    },
-    "riichi": {"seat": _SEAT},
-    "kan": {},
-    "pause": {},
-    "resume": {},
-    "retry": {},
-    "abandon": {},
-    "subscribe": {},
-    # a tournament's schedule (docs/TOURNAMENT.md); its content is checked by controller/schedule.py
-    "schedule_import": {
-        "players": Arg(lambda v: isinstance(v, list), 'a list of players ({"number": ..., "name": ..., ...})'),
-        "tables": Arg(lambda v: isinstance(v, list), "a list of tables, each [round, table, east, south, west, north]"),
-    },
-    # a time-limited session (docs/API.md "Time limit")
-    "signal": {"signal": Arg(lambda v: v in SIGNALS, " or ".join(f'"{s}"' for s in SIGNALS))},
-    # maintenance (protocol 1.1 tables; docs/MAINTENANCE.md)
-    "counters": {},
-    "record_service": {},
-    "sensor_test": {
-        "subsystem": Arg(lambda v: v in TEST_SUBSYSTEMS, f"one of {', '.join(TEST_SUBSYSTEMS)}", required=False),
-        "seat": Arg(_SEAT.check, _SEAT.expected, required=False),
-    },
-    # club sessions (docs/SESSIONS.md)
-    "session_start": {
-        "name": Arg(lambda v: isinstance(v, str), "the session's name (a string)", required=False),
-        "show_totals": Arg(lambda v: isinstance(v, bool), "true or false: the totals on the displays after "
-                           "each game", required=False),
-    },
-    "session_end": {},
-    "session_show": {
-        "session": Arg(lambda v: _is_int(v) and v > 0, "a session id (a positive integer)", required=False),
-        "on_table": Arg(lambda v: isinstance(v, bool), "true or false: the totals on the displays now",
-                        required=False),
-    },
-}
-# the web page's reads (docs/API.md "journal", "preview"); the socket has them too
-OPS.update({
-    "journal": {"game": Arg(lambda v: _is_int(v) and v >= 1, "a game id (an integer, from games)", required=False)},
-    "preview": OPS["result"],
-})
+# Each op's argument shape, from the op table (the one declaration of an op).
+OPS: dict[str, dict[str, Arg]] = {op.name: op.args for op in TABLE}
 
 
 def decode_request(line: bytes) -> dict:
@@ -264,7 +189,7 @@ async def answer_line(handler: ControlHandler, line: bytes,
     try:
         request = decode_request(line)
         client_id = request.pop("id", None)
-        if not (client_id is None or isinstance(client_id, str) or _is_int(client_id)):
+        if not (client_id is None or isinstance(client_id, str) or is_int(client_id)):
             client_id = None
             raise Refusal("bad_request", '"id" must be a string or an integer')
         op, args = check_request(request)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from controller.errors import Refusal
 from controller.session_totals import PlayerTotal, counts, player_key, running_totals
 from controller.store import Game, Session, StoreError
+from controller.store_thread import kept_database
 from controller.table import TableError
 
 if TYPE_CHECKING:
@@ -197,9 +198,7 @@ class ClubSessions:
 
     # ---- the store ----
     def _db(self):
-        if self.c.db is None:
-            raise Refusal("not_allowed", "this controller keeps no state database, so no sessions")
-        return self.c.db
+        return kept_database(self.c.db, "no sessions")
 
     async def _write(self, method: str, *args, **kwargs):
         try:

@@ -214,7 +214,7 @@ def _mqtt_files(mqtt: MqttSettings, ctx: Context) -> MqttSettings:
 def unplayable(config: TableConfig) -> list[str]:
     """Why the table the config's profile describes cannot play its rule set (nothing: it can):
     the same check as the controller's self-test makes on the table's `identify` reply."""
-    from sim.profile import load_profile  # lazily: only check-config and run read the profile
+    from firmware_protocol.profile import load_profile  # lazily: only check-config and run read the profile
     try:
         table = Capabilities.from_profile(dataclasses.asdict(load_profile(config.profile)))
     except ConfigError as exc:  # its lines name the profile's file

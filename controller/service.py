@@ -1,9 +1,9 @@
 """The running controller: table link, game, SQLite store and control API on one loop.
 
-`Service` is the control API's handler: it maps each op to the controller, whose
-refusals (`Refusal`, answered as error replies) change nothing. It also owns the game
-task, so a game started over the API, by a seat's start button, or resumed from the
-store after a restart runs the same way.
+`Service` is the control API's handler: it runs each op's handler from the op table
+(controller/ops.py) on the controller, whose refusals (`Refusal`, answered as error
+replies) change nothing. It also owns the game task, so a game started over the API, by a
+seat's start button, or resumed from the store after a restart runs the same way.
 """
 from __future__ import annotations
 
@@ -13,20 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from controller import players as P
-from controller import rules as R
-from controller import schedule as S
 from firmware_protocol.codes import Code
 
 from controller.errors import Refusal
 from controller.controller import Controller
-from controller.faults import remedy
 from controller.game_record import standings_text
-from controller.journal import game_journal
-from controller.store import StoreError
 from controller.maintenance import Maintenance
-from controller.store import StoreError
-from controller.session_clock import check_time_limit
+from controller.ops import BY_NAME
 
 log = logging.getLogger("mjtable.service")
 
@@ -48,9 +41,9 @@ class Service:
         await self.controller.sessions.load()
         await self.controller.start()
         if self.controller.state is not None:  # finished too: killed before its end was recorded
-            self._run_game()
+            self.run_game()
 
-    def _run_game(self) -> None:
+    def run_game(self) -> None:
         self._game = asyncio.ensure_future(self._play())
 
     async def _play(self) -> None:
@@ -76,6 +69,10 @@ class Service:
     def game_task(self) -> asyncio.Task | None:
         return self._game
 
+    def cancel_game(self) -> None:
+        if self._game is not None and not self._game.done():
+            self._game.cancel()
+
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():
             self.controller.background.spawn(self._start_quietly(), "start button")
@@ -91,166 +88,7 @@ class Service:
         return self.controller.subscribe(listener)
 
     async def handle(self, op: str, args: dict) -> dict[str, Any]:
-        handler = getattr(self, f"_op_{op}", None)
+        handler = BY_NAME[op].handler if op in BY_NAME else None
         if handler is None:
             raise Refusal("unknown_op", f"unknown op {op!r}")
-        return await handler(**args) or {}
-
-    async def _op_status(self) -> dict:
-        return {**self.controller.snapshot(), "sticks": self.controller.sticks.status()}
-
-    async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None,
-                        players: list | None = None, seating: str | None = None, round: int | None = None,
-                        time_limit: bool = False) -> dict:
-        c = self.controller
-        c.check_start()
-        self.maintenance.refuse_game()
-        if ruleset is None:
-            rules = c.default_rules  # the config's, even after a game that named another
-        else:
-            rules = (c.rules, c.ruleset_name) if ruleset == c.ruleset_name else self._named_ruleset(ruleset)
-        # checked before the rule set changes: a refused start changes nothing
-        place = None
-        if round is not None:
-            seated, dealer, seating, place = await self._round_seating(round, rules[0], players, seating, dealer)
-            time_limit = time_limit or rules[0].time_limit is not None  # a round runs on the rule set's clock
-        else:
-            seated = P.check_players(players, rules[0].seats) if players is not None else []
-        seating = seating or "as-given"
-        if seating == "draw" and not seated:
-            raise Refusal("bad_request", "seating draw needs the players: name them with players")
-        if time_limit:
-            check_time_limit(*rules)
-        if ruleset is None or ruleset != c.ruleset_name:
-            c.use_rules(*rules)
-        chosen = self.starting_dealer if dealer is None else dealer
-        if chosen != "draw" and chosen not in c.rules.seats:
-            raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
-        await c.new_game(chosen, seated, seating, place, time_limit=time_limit)
-        self._run_game()
-        return c.snapshot()
-
-    # ---- a tournament's schedule ----
-    async def _round_seating(self, round_: int, rules: R.RuleSet, players, seating, dealer):
-        """The players of this table in ``round_``, East first at the first seat (its
-        starting dealer), as the schedule seats them: (players, dealer, seating, place)."""
-        given = [name for name, value in (("players", players), ("seating", seating), ("dealer", dealer))
-                 if value is not None]
-        if given:
-            raise Refusal("bad_request", f"a round takes its seats and its East from the schedule: "
-                                         f"start it without {' and '.join(given)}")
-        if self.table_number is None:
-            raise Refusal("not_allowed", "this table has no number: set table.number in the table config "
-                                         "to take its seats from the schedule")
-        db = self._database()
-        try:
-            found = await db.call("schedule", round_, self.table_number)
-            rounds = {} if found else await db.call("schedule_rounds")
-        except StoreError as exc:
-            raise Refusal("store_failed", f"{exc}; no game was started") from None
-        if not found:
-            raise Refusal("not_allowed", S.not_scheduled(rounds, round_, self.table_number))
-        if sorted(found) != list(range(len(rules.seats))):
-            raise Refusal("not_allowed", f"the schedule seats {len(found)} players at table {self.table_number} in "
-                                         f"round {round_}; rule set {rules.name} seats {len(rules.seats)}")
-        seated = [P.Player.from_dict(found[wind]) for wind in sorted(found)]
-        return seated, rules.seats[0], "schedule", S.RoundTable(round_, self.table_number)
-
-    def _database(self):
-        if self.controller.db is None:
-            raise Refusal("not_allowed", "this controller keeps no state database, so it has no schedule")
-        return self.controller.db
-
-    async def _op_schedule_import(self, players: list, tables: list) -> dict:
-        """Replace the roster and the schedule as a whole; warns when this table is not in it."""
-        try:
-            schedule = S.from_request(players, tables)
-        except S.ScheduleError as exc:
-            raise Refusal("bad_request", "the schedule is refused:\n" + "\n".join(exc.problems)) from None
-        roster = {number: p.to_dict() for number, p in schedule.roster.items()}
-        try:
-            await self._database().call("import_schedule", roster, schedule.rows())
-        except StoreError as exc:
-            raise Refusal("store_failed", f"{exc}; the schedule stored before is kept") from None
-        return {"players": len(roster), "rounds": sorted({t.round for t in schedule.tables}),
-                "table": self.table_number, "rounds_here": schedule.rounds_at(self.table_number) if self.table_number else [],
-                "warnings": S.import_warnings(schedule, self.table_number)}
-
-    def _named_ruleset(self, name: str) -> tuple[R.RuleSet, str]:
-        try:
-            ref = R.find_ruleset(name, self.rulesets)
-        except R.ConfigError as exc:
-            raise Refusal("bad_request", exc.issues[0].message) from None
-        try:
-            return R.load_ruleset(ref), ref  # on the loop, but bounded: at most 64 KB
-        except R.ConfigError as exc:  # where, not what: the reply never quotes a file
-            raise Refusal("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
-                           f"see `mjtable check-config {ref}`") from None
-
-    async def _op_result(self, hand: int, result: dict) -> dict:
-        return await self.controller.enter_result(hand, result)
-
-    async def _op_riichi(self, seat: int) -> dict:
-        await self.controller.declare_riichi(seat)
-        return {}
-
-    async def _op_kan(self) -> dict:
-        await self.controller.declare_kan()
-        return {}
-
-    async def _op_pause(self) -> dict:
-        await self.controller.pause()
-        return {}
-
-    async def _op_resume(self) -> dict:
-        await self.controller.resume()
-        return {}
-
-    async def _op_retry(self) -> dict:
-        fault = self.controller.fault
-        if fault is not None and fault.code == Code.GAME_STOPPED:
-            raise Refusal("not_allowed", f"{fault.describe()}: nothing to retry; {remedy(fault.code)}")
-        self.controller.retry()
-        return {}
-
-    async def _op_counters(self) -> dict:
-        return await self.maintenance.counters()
-
-    async def _op_record_service(self) -> dict:
-        return await self.maintenance.reset_service_counter()
-
-    async def _op_sensor_test(self, subsystem: str | None = None, seat: int | None = None) -> dict:
-        return await self.maintenance.sensor_test(subsystem, seat)
-
-    # club sessions (docs/SESSIONS.md)
-    async def _op_session_start(self, name: str = "", show_totals: bool = False) -> dict:
-        return await self.controller.sessions.start(name, show_totals)
-
-    async def _op_session_end(self) -> dict:
-        return await self.controller.sessions.end()
-
-    async def _op_session_show(self, session: int | None = None, on_table: bool = False) -> dict:
-        return await self.controller.sessions.show(session, on_table)
-
-    # a session on the clock (docs/API.md "Time limit")
-    async def _op_signal(self, signal: str) -> dict:
-        return {"time_limit": self.controller.signal(signal)}
-
-    # ---- the web page's reads ----
-    async def _op_journal(self, game: int | None = None) -> dict:
-        if self.controller.db is None:
-            raise Refusal("not_allowed", "this controller keeps no state database, so no journal")
-        try:
-            return await self.controller.db.read(lambda store: game_journal(store, game))
-        except StoreError as exc:
-            raise Refusal("not_allowed", str(exc)) from None
-
-    async def _op_preview(self, hand: int, result: dict) -> dict:
-        return self.controller.results.preview(hand, result)
-
-    async def _op_abandon(self) -> dict:
-        recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now
-        if self._game is not None and not self._game.done():
-            self._game.cancel()
-        await recorded  # ok once the store has it
-        return {}
+        return await handler(self, **args) or {}

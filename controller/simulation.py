@@ -15,7 +15,7 @@ from firmware_protocol.transport import Impairment
 from firmware_protocol.virtual_time import run_virtual
 from sim.faults import FaultPlan
 from sim.players import Players, TableRules
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

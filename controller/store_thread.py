@@ -17,6 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from controller.errors import Refusal
 from controller.store import Store, StoreError
 from firmware_protocol.virtual_time import VirtualTimeLoop
 
@@ -74,3 +75,12 @@ class StoreThread:
     def close(self) -> None:
         """Wait for the queued writes, then stop the thread."""
         self._thread.shutdown(wait=True)
+
+
+def kept_database(db: StoreThread | None, so: str) -> StoreThread:
+    """The controller's state database, or the refusal of what needs one: "this controller
+    keeps no state database, so {so}" (a Controller built without a store, as in-process
+    simulations build it)."""
+    if db is None:
+        raise Refusal("not_allowed", f"this controller keeps no state database, so {so}")
+    return db

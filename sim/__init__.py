@@ -1,6 +1,6 @@
 """The simulated automatic mahjong table (see docs/SIMULATOR.md)."""
 from sim.faults import FaultPlan, LidOpening, load_fault_plan
-from sim.profile import DEFAULT_PROFILE, Profile, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, Profile, load_profile
 from sim.serve import connect_in_process, serve_pty, serve_tcp
 from sim.table import SimulatedTable
 

@@ -10,7 +10,7 @@ import sys
 from firmware_protocol.transport import Impairment
 from mjtable_config.schema import ConfigError
 from sim.faults import FaultPlan, load_fault_plan
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 from sim.serve import serve_pty, serve_tcp
 from sim.table import SimulatedTable
 

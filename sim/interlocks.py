@@ -14,7 +14,7 @@ from typing import Any
 from firmware_protocol.catalog import DISPLAY_MODES, NO_SEAT, SUBSYSTEM_OF
 from firmware_protocol.codes import Code
 from sim.model import TableModel
-from sim.profile import Profile
+from firmware_protocol.profile import Profile
 from sim.walls import SEATS
 
 

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass, field
 
 from firmware_protocol.catalog import DISPLAY_MODES
-from sim.profile import Profile
+from firmware_protocol.profile import Profile
 from sim.tiles import tile_set
 from sim.walls import SEATS, Position, Walls
 

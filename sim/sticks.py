@@ -12,7 +12,7 @@ import random
 
 from firmware_protocol.catalog import Message
 from sim.model import TableModel
-from sim.profile import StickReader
+from firmware_protocol.profile import StickReader
 from sim.walls import SEATS
 
 STICKS = (100, 1000, 5000, 10000)  # the riichi stick values

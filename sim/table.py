@@ -15,7 +15,7 @@ from firmware_protocol.transport import ByteTransport
 from sim.faults import FaultPlan
 from sim.firmware import Firmware
 from sim.model import TableModel
-from sim.profile import DEFAULT_PROFILE, Profile, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, Profile, load_profile
 from sim.trace import Trace
 
 

@@ -5,6 +5,8 @@ Names: suits "1m".."9m", "1p".."9p", "1s".."9s"; honours "E", "S", "W", "N", "Wh
 """
 from __future__ import annotations
 
+from firmware_protocol.profile import SET_SIZES
+
 HONOURS = ("E", "S", "W", "N", "Wh", "G", "R")
 FLOWERS = tuple(f"f{i}" for i in range(1, 9))
 
@@ -15,8 +17,6 @@ def _suit(suit: str, ranks=range(1, 10)) -> tuple[str, ...]:
 
 _RIICHI_KINDS = _suit("m") + _suit("p") + _suit("s") + HONOURS
 _SANMA_KINDS = _suit("m", (1, 9)) + _suit("p") + _suit("s") + HONOURS  # 2m-8m removed
-
-SET_SIZES = (136, 144, 108)
 
 
 def tile_set(size: int) -> list[str]:

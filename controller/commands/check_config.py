@@ -53,7 +53,7 @@ def file_kind(path: Path) -> str:
 
 def _telling_keys() -> dict[str, set[str]]:
     """The top-level keys only one kind of file has, from the files' shapes."""
-    from sim.profile import profile_shape  # lazily: a file without kind: only
+    from firmware_protocol.profile import profile_shape  # lazily: a file without kind: only
     shapes: dict[str, Record] = {"ruleset": ruleset_shape(), "table": table_shape(), "table-profile": profile_shape()}
     keys = {kind: set(s.fields) for kind, s in shapes.items()}
     return {kind: mine.difference(*(k for other, k in keys.items() if other != kind)) for kind, mine in keys.items()}
@@ -64,7 +64,7 @@ class _Reported(Exception):
 
 
 def _check_profile(path: Path) -> str:
-    from sim.profile import load_profile  # lazily: only a profile needs the simulator's loader
+    from firmware_protocol.profile import load_profile  # lazily: only a profile needs its loader
     profile = load_profile(path)
     return f"table profile {path.name}: {profile.model}, {profile.tiles} tiles"
 

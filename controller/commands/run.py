@@ -70,7 +70,7 @@ async def serve(config, seed: int | None = None) -> int:
     from controller.service import Service
     from controller.store import Store, StoreError
     from firmware_protocol.transport import SerialTransport
-    from sim.profile import load_profile
+    from firmware_protocol.profile import load_profile
 
     log = logging.getLogger("mjtable.run")
     started = time.monotonic()

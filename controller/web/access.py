@@ -1,8 +1,9 @@
 """Who may do what on the web page: roles, the per-game player PIN, sessions, lockouts.
 
 Three roles, each with the rights of the ones before it: spectator (read), player (the
-hand's declarations and result), operator (everything else). An op not named here is
-the operator's: a new op is closed until someone opens it.
+hand's declarations and result), operator (everything else). Each op's least role is in
+the op table (controller/ops.py), the operator's unless it says otherwise: a new op is
+closed until someone opens it.
 """
 from __future__ import annotations
 
@@ -15,11 +16,9 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from controller.errors import Refusal
+from controller.ops import BY_NAME, ROLES
 from controller.web.secret import verify_secret
 
-ROLES = ("spectator", "player", "operator")
-SPECTATOR_OPS = frozenset({"status", "journal"})
-PLAYER_OPS = frozenset({"riichi", "kan", "result", "preview"})
 # web.spectators: who may read (open: anyone; pin: a player's PIN; operator: the secret)
 SPECTATOR_ACCESS = {"open": "spectator", "pin": "player", "operator": "operator"}
 
@@ -34,10 +33,9 @@ MAX_ADDRESSES = 4096  # addresses whose failures are remembered; past it the old
 
 
 def role_for(op: str, spectators: str = "open") -> str:
-    """The least role that may run ``op``."""
-    if op in SPECTATOR_OPS:
-        return SPECTATOR_ACCESS[spectators]
-    return "player" if op in PLAYER_OPS else "operator"
+    """The least role that may run ``op`` (a spectator's: as ``web.spectators`` says)."""
+    role = BY_NAME[op].role if op in BY_NAME else "operator"
+    return SPECTATOR_ACCESS[spectators] if role == "spectator" else role
 
 
 def may(role: str | None, needed: str) -> bool:

@@ -2,7 +2,8 @@
 
 Every op goes the socket's way: ``controller.api.check_request`` for its shape, then
 ``Service.handle``, the replies the socket gives (``controller.api.answer``). What is
-added here is who may ask (access.py) and the limits of a network-facing server.
+added here is who may ask (each op's least role in the op table, controller/ops.py, as
+access.py applies it) and the limits of a network-facing server.
 """
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from controller import rules as R
-from controller.api import OPS, ControlHandler, Subscription, answer, check_request, decode_request
+from controller.api import ControlHandler, Subscription, answer, check_request, decode_request
 from controller.errors import Refusal
 from controller.journal import WRITERS
+from controller.ops import BY_NAME
 from controller.web.access import Access, Session, may, role_for
 
 log = logging.getLogger("mjtable.web")
@@ -138,6 +140,10 @@ class WebServer:
             self._check_csrf(request, session)
         return role, session
 
+    async def _allowed_to_read(self, request: web.Request, op: str) -> None:
+        """A GET route serves a read op: the op's role; no CSRF token, as it changes nothing."""
+        await self._allowed(request, role_for(op, self.settings.spectators), changes=not BY_NAME[op].read)
+
     def _check_csrf(self, request: web.Request, session: Session) -> None:
         """A request with the session cookie must carry its token, from the page's own origin."""
         self._check_origin(request)
@@ -157,12 +163,12 @@ class WebServer:
         return web.FileResponse(STATIC / "index.html")
 
     async def _status(self, request: web.Request) -> web.Response:
-        await self._allowed(request, role_for("status", self.settings.spectators), changes=False)
+        await self._allowed_to_read(request, "status")
         return _reply(await answer(self.handler, "status", {}))
 
     async def _metrics(self, request: web.Request) -> web.Response:
         """Prometheus' scrape: read as the status is (a bearer secret when spectators are not open)."""
-        await self._allowed(request, role_for("status", self.settings.spectators), changes=False)
+        await self._allowed_to_read(request, "status")
         body, content_type = self.metrics.exposition(), self.metrics.content_type
         return web.Response(body=body, headers={"Content-Type": content_type})
 
@@ -177,7 +183,7 @@ class WebServer:
 
     async def _journal_file(self, request: web.Request) -> web.Response:
         """A game's journal as `mjtable journal --format csv|jsonl` writes it, to download."""
-        await self._allowed(request, role_for("journal", self.settings.spectators), changes=False)
+        await self._allowed_to_read(request, "journal")
         write = WRITERS.get(request.match_info["format"])
         if write is None:
             raise Refusal("not_found", f"no journal format {request.match_info['format']!r}; "
@@ -218,8 +224,8 @@ class WebServer:
 
     async def _op(self, request: web.Request) -> web.Response:
         op = request.match_info["op"]
-        if op not in OPS:
-            raise Refusal("unknown_op", f"unknown op {op!r}; known: {', '.join(o for o in OPS if o != 'subscribe')}")
+        if op not in BY_NAME:
+            raise Refusal("unknown_op", f"unknown op {op!r}; known: {', '.join(o for o in BY_NAME if o != 'subscribe')}")
         if op == "subscribe":
             raise Refusal("bad_request", "subscribe: over HTTP the events come on the WebSocket GET /api/events")
         await self._allowed(request, role_for(op, self.settings.spectators), changes=True)
@@ -228,7 +234,7 @@ class WebServer:
         return _reply(await answer(self.handler, op, args))
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        await self._allowed(request, role_for("status", self.settings.spectators), changes=False)
+        await self._allowed_to_read(request, "subscribe")
         self._check_origin(request)
         if len(self._streams) >= MAX_WEBSOCKETS:
             raise Refusal("busy", f"{MAX_WEBSOCKETS} event streams are open, the limit; try again later")

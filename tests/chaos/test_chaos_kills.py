@@ -21,7 +21,7 @@ from controller.simulation import PlayerDriver, profile_for, table_rules
 from controller.store import Store
 from firmware_protocol.virtual_time import run_virtual
 from sim.players import Players
-from sim.profile import load_profile
+from firmware_protocol.profile import load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

@@ -10,7 +10,7 @@ import select
 import subprocess
 from pathlib import Path
 
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from ..support.processes import MJTABLE, wait_for
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from controller.rules import load_ruleset
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from .cli_harness import mjtable
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from controller.rules import preset_names
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from .cli_harness import mjtable
 

@@ -14,7 +14,7 @@ from firmware_protocol.link import SEQ_MOD, Link
 from sim import SimulatedTable
 from sim.firmware import OK, Firmware
 from sim.odometer import Odometer
-from sim.profile import CONFIG_DIR, load_profile
+from firmware_protocol.profile import CONFIG_DIR, load_profile
 
 TABLES = CONFIG_DIR / "tables"
 

@@ -13,7 +13,7 @@ from controller.capabilities import Capabilities, cannot_play
 from controller.controller import Controller
 from controller.service import Service
 from firmware_protocol.virtual_time import run_virtual
-from sim.profile import CONFIG_DIR, load_profile
+from firmware_protocol.profile import CONFIG_DIR, load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

@@ -14,7 +14,7 @@ from controller import rules as R
 from controller.capabilities import UnusableTable, identity_problem
 from controller.controller import Controller
 from firmware_protocol.virtual_time import run_virtual
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

@@ -18,7 +18,7 @@ from controller.simulation import profile_for, run_game
 from controller.store import Store
 from controller.table import Table
 from firmware_protocol.virtual_time import run_virtual
-from sim.profile import load_profile
+from firmware_protocol.profile import load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

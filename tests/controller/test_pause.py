@@ -10,7 +10,7 @@ import pytest
 from firmware_protocol.catalog import COMPLETIONS
 from firmware_protocol.codes import Code
 from sim.faults import FaultPlan
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 
 from controller.errors import Refusal
 from controller.simulation import run_game

@@ -10,7 +10,7 @@ from controller import rules as R
 from controller.errors import Refusal
 from controller.players import Player, centre_text, check_players, parse_player, seat_players
 from controller.simulation import profile_for, run_game
-from sim.profile import load_profile
+from firmware_protocol.profile import load_profile
 
 SEATS = (0, 1, 2, 3)
 

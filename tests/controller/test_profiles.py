@@ -12,7 +12,7 @@ from controller import rules as R
 from controller.simulation import profile_for, run_game
 from firmware_protocol.codes import Code
 from sim.faults import FaultPlan
-from sim.profile import Profile, load_profile
+from firmware_protocol.profile import Profile, load_profile
 
 from ..support.retry import operator
 

@@ -7,7 +7,7 @@ import select
 import subprocess
 from pathlib import Path
 
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from ..support.processes import MJTABLE, Processes, stderr_of, wait_for
 

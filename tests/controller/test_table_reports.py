@@ -4,7 +4,7 @@ import pytest
 
 from firmware_protocol.codes import Code
 from sim.faults import FaultPlan
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 
 from controller import reports
 from controller.capabilities import Capabilities

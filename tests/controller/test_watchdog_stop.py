@@ -4,7 +4,7 @@ runs again without an operator's retry and the game is the clean run's."""
 import asyncio
 
 from firmware_protocol.codes import Code
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 
 from controller.simulation import run_game
 

@@ -20,7 +20,7 @@ from controller.store import Store
 from firmware_protocol.virtual_time import run_virtual
 from mjtable_config.schema import ConfigError
 from sim.players import Players
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

@@ -12,7 +12,7 @@ import urllib.request
 from prometheus_client.parser import text_string_to_metric_families
 
 from controller.client import Client
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from ..cli.cli_harness import mjtable, wait_until
 from ..support.processes import stderr_of

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCES = ("pyproject.toml", "README.md", "controller", "sim", "firmware_protocol", "config")
+SOURCES = ("pyproject.toml", "README.md", "controller", "sim", "firmware_protocol", "protocol_tools", "config")
 TIMEOUT = 120
 
 
@@ -54,7 +54,7 @@ def installed(tmp_path_factory) -> dict:
 
 def test_the_wheel_holds_every_module_and_the_shipped_config(installed):
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
-    modules = {p.relative_to(REPO).as_posix() for part in ("controller", "sim", "firmware_protocol")
+    modules = {p.relative_to(REPO).as_posix() for part in ("controller", "sim", "firmware_protocol", "protocol_tools")
                for p in (REPO / part).rglob("*.py") if "__pycache__" not in p.parts}
     shipped = {"mjtable_config/" + p.relative_to(REPO / "config").as_posix() for p in (REPO / "config").rglob("*")
                if p.is_file() and p.suffix in (".py", ".yaml", ".service", ".rules") and "var" not in p.parts}

@@ -11,7 +11,7 @@ from firmware_protocol.catalog import (BUTTONS, BY_ID, BY_NAME, COMPLETIONS, ENU
 from firmware_protocol.frame import MAX_PAYLOAD
 from firmware_protocol.vectors import EXAMPLES
 from firmware_protocol.virtual_time import run_virtual
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 

@@ -16,7 +16,7 @@ from controller.table_events import LinkDropped, TableFaulted, TableRebooted, Un
 from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import run_virtual
 from sim import DEFAULT_PROFILE, SimulatedTable, connect_in_process
-from sim.profile import load_profile
+from firmware_protocol.profile import load_profile
 
 CUT = 10.0  # seconds the line is down: the dice (2 s) land and the watchdog (3 s) fires meanwhile
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from firmware_protocol import docgen
+from protocol_tools import docgen
 from firmware_protocol.catalog import BUTTONS, BY_ID, ENUMERATIONS
 from firmware_protocol.codes import Code
 from firmware_protocol.frame import FrameDecoder, encode_frame
@@ -13,7 +13,7 @@ TEXT = docgen.PATH.read_text()
 
 
 def test_generated_parts_are_up_to_date():
-    assert docgen.render(TEXT) == TEXT, "run: python -m firmware_protocol.docgen"
+    assert docgen.render(TEXT) == TEXT, "run: python -m protocol_tools.docgen"
 
 
 def test_every_message_is_documented_with_its_id():

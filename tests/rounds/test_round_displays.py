@@ -7,7 +7,7 @@ from controller import rules as R
 from controller.players import Player
 from controller.schedule import RoundTable
 from controller.simulation import profile_for, run_game
-from sim.profile import load_profile
+from firmware_protocol.profile import load_profile
 
 
 def test_a_table_without_seat_displays_shows_the_round_and_the_expected_seating_on_its_centre():

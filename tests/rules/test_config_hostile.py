@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from controller.rules import load_ruleset
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from ..support.processes import MJTABLE
 

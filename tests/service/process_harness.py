@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from controller.client import Client
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from ..support.processes import MJTABLE, Processes, stderr_of, wait_for, wait_until_serving  # noqa: F401 (the service tests import them from here)
 

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from controller.client import RequestError
-from sim.profile import CONFIG_DIR
+from firmware_protocol.profile import CONFIG_DIR
 
 from .process_harness import RunProcess, cli, in_play, start_sim, status, write_config
 from .service_harness import wait_for

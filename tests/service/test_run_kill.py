@@ -20,7 +20,7 @@ from controller.journal import journal_records
 from controller.simulation import run_game, table_rules
 from controller.store import Store
 from sim.players import Players
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 
 from .process_harness import MJTABLE, RunProcess, start_sim, stderr_of, write_config
 from .service_harness import wait_for

@@ -7,7 +7,7 @@ from __future__ import annotations
 import signal
 import time
 
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 
 from .process_harness import RunProcess, cli, in_play, start_sim, stderr_of, write_config
 from .service_harness import wait_for

@@ -8,7 +8,7 @@ from controller import rules as R
 from controller.players import Player
 from controller.simulation import profile_for, run_game
 from controller.store import Store
-from sim.profile import load_profile
+from firmware_protocol.profile import load_profile
 
 RULES = R.load_ruleset("ema-2016")
 NIGHT = ([Player("Ann", ema_id="04010001"), Player("Bo"), Player("Cy", club_id="17"), Player("Di")],

@@ -9,7 +9,7 @@ from firmware_protocol.catalog import EVENTS, PROTOCOL_VERSION, Message
 from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import VirtualTimeLoop
 from sim import FaultPlan, SimulatedTable
-from sim.profile import CONFIG_DIR, Profile
+from firmware_protocol.profile import CONFIG_DIR, Profile
 
 TABLES = CONFIG_DIR / "tables"
 

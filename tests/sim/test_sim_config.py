@@ -8,7 +8,7 @@ import pytest
 from firmware_protocol.transport import Impairment
 from mjtable_config.schema import ConfigError
 from sim import load_fault_plan, load_profile
-from sim.profile import CONFIG_DIR
+from firmware_protocol.profile import CONFIG_DIR
 
 FOUR_PORT = (CONFIG_DIR / "tables" / "four-port.yaml").read_text()
 

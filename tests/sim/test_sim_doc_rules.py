@@ -3,12 +3,12 @@ argument ranges, the watchdog's feed, what status reports, what an interrupted o
 lamp-only operation does."""
 import pytest
 
-from firmware_protocol import docgen
+from protocol_tools import docgen
 from firmware_protocol.catalog import OPERATIONS, SET_LOCATIONS
 from firmware_protocol.codes import Code
 from firmware_protocol.vectors import EXAMPLES
 from sim.faults import FaultPlan
-from sim.profile import load_profile
+from firmware_protocol.profile import load_profile
 
 TABLES = ("four-port", "sanma-108", "mcr-144")
 

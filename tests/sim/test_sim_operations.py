@@ -8,7 +8,7 @@ import pytest
 
 from firmware_protocol.catalog import BUTTONS, SET_LOCATIONS
 from firmware_protocol.codes import Code
-from sim.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
 from sim.tiles import tile_set
 
 

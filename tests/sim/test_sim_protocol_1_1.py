@@ -9,7 +9,7 @@ import pytest
 from firmware_protocol.catalog import FEATURES, SENSORS, TEST_SUBSYSTEMS, version_byte
 from firmware_protocol.codes import Code
 from sim import FaultPlan
-from sim.profile import CONFIG_DIR, StickReader, load_profile
+from firmware_protocol.profile import CONFIG_DIR, StickReader, load_profile
 from mjtable_config.schema import ConfigError
 
 V1_1 = version_byte(1, 1)

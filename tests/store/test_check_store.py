@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from sim.profile import DEFAULT_PROFILE
+from firmware_protocol.profile import DEFAULT_PROFILE
 
 from controller.commands.check_store import ProgressLines
 from controller.store import Store, StoreError

@@ -1,7 +1,9 @@
 """A table's hardware profile: what it has (reported by `identify`) and how long it takes.
 
-Profiles live in ``config/tables/*.yaml``; see four-port.yaml for a commented example. A
-shipped profile is named by its file's stem (``four-port``), any other by its path.
+The host (its config and `mjtable run`) and the simulator both read it, so it sits with the
+protocol, below both. Profiles live in ``config/tables/*.yaml``; see four-port.yaml for a
+commented example. A shipped profile is named by its file's stem (``four-port``), any other
+by its path.
 """
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ from pathlib import Path
 from firmware_protocol.catalog import WIND_MARKER_KINDS
 from mjtable_config import CONFIG_DIR, named_file, shipped_names
 from mjtable_config.schema import ConfigError, Issue, Problems, Record, shape, spec, validate_file
-from sim.tiles import SET_SIZES
 
+SET_SIZES = (136, 144, 108)  # the tile sets a table can hold
 DEFAULT_PROFILE = CONFIG_DIR / "tables" / "four-port.yaml"
 _NAME_BYTES = 31  # what a 64-byte identity frame leaves for the model and firmware names
 _SECONDS = spec(min=0)

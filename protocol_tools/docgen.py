@@ -1,4 +1,4 @@
-"""Generated parts of PROTOCOL.md: `python -m firmware_protocol.docgen` rewrites them.
+"""Generated parts of PROTOCOL.md: `python -m protocol_tools.docgen` rewrites them.
 
 The message tables and the code table come from catalog.py and codes.py, and the worked
 examples are recorded from the real host facade and simulated table (recorder.py), so the
@@ -7,18 +7,31 @@ Each part sits between `<!-- generated: NAME -->` and `<!-- end: NAME -->`.
 """
 from __future__ import annotations
 
+import asyncio
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import catalog, codes
-from .catalog import BY_ID, Message, encode_message
-from .frame import encode_frame
-from .vectors import EXAMPLES
+import firmware_protocol
+from firmware_protocol import catalog, codes
+from firmware_protocol.catalog import BY_ID, Message, encode_message
+from firmware_protocol.frame import encode_frame
+from firmware_protocol.profile import load_profile
+from firmware_protocol.vectors import EXAMPLES
+from firmware_protocol.virtual_time import VirtualTimeLoop
+from mjtable_config import CONFIG_DIR
+from sim.table import SimulatedTable
+from sim.walls import Position, Walls  # the table's own geometry, so the figures are its
 
-PATH = Path(__file__).with_name("PROTOCOL.md")
+from controller import table as facade  # the host's figures, so the document cannot drift
+from controller.settings import NOMINAL_DURATIONS, Settings
+
+from .recorder import record
+
+PATH = Path(firmware_protocol.__file__).with_name("PROTOCOL.md")
 
 _SIZES = {"u8": "1", "u16": "2", "u32": "4", "i32": "4", "bool": "1",
           "u8[]": "1 + n", "i32[]": "1 + 4n", "str": "1 + n"}
@@ -173,7 +186,6 @@ GEOMETRY_EXAMPLE = {"stacks": (17, 17, 17, 17), "breaker": 2, "position": 3, "le
 
 def geometry() -> str:
     """Walks and a dead wall, computed by the simulator's walls (sim/walls.py)."""
-    from sim.walls import Position, Walls  # the table's own geometry, so the figures are its
     g = GEOMETRY_EXAMPLE
     walls = Walls(["x"] * (2 * sum(g["stacks"])), g["stacks"])
     last = g["stacks"][0]
@@ -194,11 +206,6 @@ def _pos(p) -> str:
 
 def deadlines() -> str:
     """The host's limits (controller/) and the simulated tables' own (config/tables/)."""
-    from controller import table as facade  # the host's figures, so the document cannot drift
-    from controller.settings import NOMINAL_DURATIONS, Settings
-    from sim.profile import load_profile
-    from mjtable_config import CONFIG_DIR
-
     margin = Settings().operation_margin
     ops = ", ".join(f"{name} {_s(seconds * margin)}" for name, seconds in NOMINAL_DURATIONS.items()
                     if name != "shuffle")
@@ -224,11 +231,6 @@ def deadlines() -> str:
 
 def trace() -> str:
     """A few records of a real trace: the simulated table, fed commands directly."""
-    import asyncio
-    import json
-    from sim.table import SimulatedTable
-    from .virtual_time import VirtualTimeLoop
-
     loop = VirtualTimeLoop()
     try:
         table = SimulatedTable(seed=7, loop=loop)
@@ -252,7 +254,6 @@ def _s(seconds: float) -> str:
 
 def examples() -> str:
     """Recorded from the real host facade and the simulated table (recorder.py)."""
-    from .recorder import record  # imports the host and the simulator: only when writing examples
     return "\n".join(f"#### {title}\n\n{block}" for title, block in record())
 
 

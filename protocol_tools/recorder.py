@@ -5,7 +5,7 @@ controller does (connect, command, reconnect after a reboot); the table is the s
 firmware (`sim/`). They talk over an in-memory line at 115200 baud in virtual time, and a
 tap on the host's end logs every frame, loses or damages the ones a scenario names, and
 stamps each with the host's clock. Everything is seeded, so the same code records the same
-bytes: `python -m firmware_protocol.docgen` writes them into the document and the test
+bytes: `python -m protocol_tools.docgen` writes them into the document and the test
 suite checks they are still what the code does.
 """
 from __future__ import annotations
@@ -17,11 +17,15 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
-from unittest import mock
 
-from . import link as link_module
-from .frame import FrameDecoder, encode_frame
-from .vectors import meaning
+from controller.table import McuReset, Table
+from firmware_protocol import link as link_module
+from firmware_protocol.frame import FrameDecoder, encode_frame
+from firmware_protocol.profile import DEFAULT_PROFILE, load_profile
+from firmware_protocol.vectors import meaning
+from firmware_protocol.virtual_time import run_virtual
+from sim.serve import connect_in_process
+from sim.table import SimulatedTable
 
 BYTE_TIME = 10 / 115200  # 8N1: ten bit times a byte
 TABLE_SEED = 7
@@ -147,24 +151,21 @@ class Log:
 def _seeded_epochs():
     """The host draws its epoch from os.urandom: seed it, so the examples stay the same."""
     rng = random.Random("host epochs")
-    with mock.patch.object(link_module, "os", SimpleNamespace(urandom=rng.randbytes)):
+    real_os = link_module.os
+    link_module.os = SimpleNamespace(urandom=rng.randbytes)
+    try:
         yield
+    finally:
+        link_module.os = real_os
 
 
 def record() -> list[tuple[str, str]]:
     """(title, block) for each worked example, in order, all in one run."""
-    from firmware_protocol.virtual_time import run_virtual
     with _seeded_epochs():
         return run_virtual(_scenarios())
 
 
 async def _scenarios() -> list[tuple[str, str]]:
-    # The recorder is the one place where the protocol package meets both sides.
-    from controller.table import McuReset, Table
-    from sim.profile import DEFAULT_PROFILE, load_profile
-    from sim.serve import connect_in_process
-    from sim.table import SimulatedTable
-
     loop = asyncio.get_running_loop()
     profile = load_profile(DEFAULT_PROFILE)
     profile = dataclasses.replace(profile, heartbeat_timeout_ms=WATCHDOG_MS)
