@@ -5,7 +5,7 @@ operator verbs are checked against it. The work is done in rooms, one job each:
 
 - recovery.py: start-up (connect, self-test) and restoring a lost link or a reset table;
 - setup.py: the hand's setup steps, in the machine's order, and the background shuffle;
-- faults.py: every piece of table work through faults, pauses and watchdog stops;
+- faults.py: the fault's one owner (`Faults`); every piece of table work through faults, pauses and watchdog stops;
 - displays.py: scores, round, lamps, wind marker, the centre's text;
 - game_record.py: the game in the store: resume, each hand settled, the final;
 - results.py: hand results as entered; snapshot.py: the status reply;
@@ -28,7 +28,7 @@ from controller.capabilities import cannot_play
 from controller.club_sessions import ClubSessions
 from controller.displays import Displays
 from controller.errors import Refusal
-from controller.faults import Refused, StoreFailed, TableWork, remedy
+from controller.faults import Faults, Refused, StoreFailed, TableWork, remedy
 from controller.game_record import GameRecord
 from controller.hand import Hand
 from controller.machine import TableMachine
@@ -69,7 +69,6 @@ class Controller:
         # as played): the seq of the hand in play is settled + 1, so every deal has its own.
         self.settled = 0
         self.results_so_far: list[dict] = []  # the results of the settled hands, by seq - 1
-        self.fault: Fault | Refused | StoreFailed | None = None
         self.waiting_for: str | None = None
         self.standings: R.Standings | None = None
         self.last_record: dict | None = None
@@ -81,6 +80,7 @@ class Controller:
         self.place: RoundTable | None = None  # the round and table of a scheduled game
         self.background = Background()
         self.recovery = Recovery(self)
+        self.faults = Faults(self)  # the one owner of the fault: others read `fault`
         self.work = TableWork(self)
         self.displays = Displays(self)
         self.record = GameRecord(self)
@@ -93,6 +93,11 @@ class Controller:
         self.clock = SessionClock(self)
         self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active,
                                awaits_start=self.clock.awaits_start)
+
+    @property
+    def fault(self) -> Fault | Refused | StoreFailed | None:
+        """The fault the table is held on (controller/faults.py's `Faults` sets and clears it)."""
+        return self.faults.current
 
     # ------------------------------------------------------------------ events out
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:
@@ -295,7 +300,7 @@ class Controller:
                                          + (" (then `retry` for the fault)" if self.fault else ""))
         if self.fault is None and not self.sm.is_motion_fault():
             raise Refusal("not_allowed", f"there is no fault to retry (state {self.sm.state}); nothing to do")
-        self.work.operator.set()
+        self.faults.operator.set()
 
     def use_rules(self, rules: R.RuleSet, name: str) -> None:
         if not self.sm.between_games():
@@ -308,13 +313,11 @@ class Controller:
     def stop_on_error(self, exc: Exception) -> None:
         """The game task failed on a bug: a described fault (never a silent `settling`) that
         only `abandon` or a restart clears; the store keeps the game as it was."""
-        self.fault = Refused(Code.GAME_STOPPED, f"the game stopped on an internal error "
-                                                f"({type(exc).__name__}: {exc})")
+        fault = Refused(Code.GAME_STOPPED, f"the game stopped on an internal error ({type(exc).__name__}: {exc})")
         self.waiting_for = None
-        self.results.fail_stored(Refusal("internal", f"{self.fault.text}; the result was not stored"))
-        if self.sm.may_game_stopped():  # not from game_over: the game's end is stored already
-            self.trigger("game_stopped")
-        self.publish("fault", code=int(self.fault.code), message=self.fault.text)
+        self.results.fail_stored(Refusal("internal", f"{fault.text}; the result was not stored"))
+        # Not from game_over (the game's end is stored already): the machine stays there.
+        self.faults.hold(fault, move="game_stopped")
 
     def abandon(self) -> Awaitable[None]:
         """Give up the game in progress; its hands stay in the store as played. Await the
@@ -323,7 +326,8 @@ class Controller:
             raise Refusal("not_allowed", f"there is no game to abandon now (state {self.sm.state})")
         written = self.record.abandon()
         self.results.cancel()
-        self.state, self.hand, self.game_id, self.fault = None, None, None, None
+        self.state, self.hand, self.game_id = None, None, None
+        self.work.let_go()
         self.clock.begin(None)
         self.hand_setup.cancel_background_shuffle()
         if self.sm.may_release():

@@ -1,4 +1,5 @@
-"""Faults and the operator: every piece of table work runs through `TableWork.run`.
+"""Faults and the operator: `Faults` owns the fault (sets, shows, tells and clears it, and
+moves the machine); every piece of table work runs through `TableWork.run`.
 
 A setup step, a display, the wind marker, a kan's dora flip and the background shuffle
 all meet the same things: a fault (the machine's ``fault`` until the operator's `retry`),
@@ -10,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from firmware_protocol.codes import Code
 
-from controller.table import Interrupted, LinkLost, McuReset, Overdue, Rejected, TableError, TableFault
+from controller.table import Fault, Interrupted, LinkLost, McuReset, Overdue, Rejected, TableError, TableFault
 
 if TYPE_CHECKING:
     from controller.controller import Controller
@@ -74,23 +76,105 @@ def remedy(code: int, then: str = "retry (`mjtable retry` or a seat's OK button)
     return f"{_REMEDIES.get(code, 'see to the table')}, then {then}"
 
 
-class FaultOnce:
-    """Each fault once, with the subsystem the table names (``"none"``: the host's own, a
-    refusal or a store failure, and the watchdog's stops): the table's fault event and the
-    work it stopped both publish it. ``seen(event)`` is None for the second telling."""
+class Faults:
+    """The fault the table is held on, and its one owner: it alone sets and clears it,
+    moves the machine to `fault` and back (`retry`), shows it on the displays and tells
+    it: one `fault` event per fault, sent once the machine has moved (so with the state the
+    fault left the table in), and one `recovered`. Everyone else reads ``current`` or
+    ``watch``es the faults as they are told (the metrics, the store's faults log)."""
 
-    def __init__(self, controller) -> None:
+    def __init__(self, controller: "Controller") -> None:
         self.c = controller
-        self._last = None
+        self.current: Fault | Refused | StoreFailed | None = None
+        self.operator = asyncio.Event()  # retry, a seat's OK button
+        self._watchers: list[Callable[[Fault | Refused | StoreFailed], None]] = []
+        self._told = None  # the last fault told: each is told once, whoever meets it again
+        self._moved = False  # this fault moved the machine to `fault`: `retry` moves it back
+        self._shown = False  # its code is on the displays until the work that met it has run
 
-    def seen(self, event: dict) -> tuple[int, str] | None:
-        fault, code = self.c.fault, event["code"]
-        if fault is None or int(fault.code) != code:
-            return code, "none"
-        if fault is self._last:
-            return None
-        self._last = fault
-        return code, getattr(fault, "subsystem", "none")
+    def watch(self, listener: Callable[[Fault | Refused | StoreFailed], None]) -> None:
+        self._watchers.append(listener)
+
+    def hold(self, fault, move: str = "fault") -> None:
+        """``fault`` is what the table is held on: the machine moved (by ``move``, where it
+        may now: not while paused, not before the table is configured), then told once."""
+        self.current = fault
+        if getattr(self.c.sm, f"may_{move}")():
+            self.c.trigger(move)
+            self._moved = True
+        if fault is not self._told:
+            log.error("%s; %s", fault.describe(), remedy(fault.code))
+        self.tell(fault)
+
+    def tell(self, fault) -> None:
+        """Publish ``fault`` unless told already (a watchdog stop is told, never held)."""
+        if fault is self._told:
+            return
+        self._told = fault
+        self.c.publish("fault", code=int(fault.code), message=fault.describe())
+        for listener in list(self._watchers):
+            listener(fault)
+
+    def cause(self, exc: TableError):
+        """The fault a table error is: the table's own. A refused command or a stop has no
+        fault event: described from the refusal; but a command refused because the table
+        stopped on a fault keeps that fault: the cause."""
+        if isinstance(exc, TableFault):
+            return exc.fault
+        code = getattr(exc, "code", Code.STOPPED)
+        if code == Code.STOPPED and self.current is not None:
+            return self.current
+        return Refused(code, str(exc))
+
+    async def until_retried(self, fault, attempt: Callable[[], Awaitable[Any]], fails: tuple[type, ...] = (),
+                            fault_of: Callable[[Exception], Any] | None = None):
+        """The one wait for the operator: ``fault`` is held and shown until the operator's
+        retry, then ``attempt()``. A failure of it (``fails``, the fault ``fault_of`` says)
+        or of the table (e.g. resume refused while the lid is still open) is held and waited
+        for again; a lost link is restored, and the same retry goes on."""
+        self.hold(fault)
+        self.operator.clear()  # once: a retry pressed while the link recovers still counts
+        while True:
+            try:
+                await self.c.table.show_error(int(self.current.code))
+                self._shown = True
+                if self.current.code != Code.WATCHDOG:  # this host's own silence: no one need see to it
+                    await self.operator.wait()
+                outcome = await attempt()
+                break
+            except fails as again:
+                self.hold(fault_of(again))
+                self.operator.clear()
+            except (Rejected, TableFault) as again:
+                self.hold(self.cause(again))
+                self.operator.clear()
+            except (LinkLost, McuReset):
+                await self.c.recovery.recover()
+        await self._recovered()
+        return outcome
+
+    async def _recovered(self) -> None:
+        self.current = None
+        self.c.publish("recovered")
+        await self.c.recovery.settled()  # lost meanwhile (background work noticed): restored first
+        if self._moved and self.c.sm.may_retry():
+            self.c.trigger("retry")
+        self._moved = False
+
+    def dismiss(self) -> None:
+        """The game the fault held is given up (`abandon`): nothing is retried."""
+        self.current, self._moved = None, False
+
+    async def unshow(self) -> None:
+        """The work that met the fault has run: take its code off the displays (unless
+        another fault, e.g. of the background shuffle, is held still)."""
+        if not self._shown or self.current is not None:
+            return
+        try:
+            await self.c.table.show_error(0)
+            self._shown = False
+        except TableError as exc:  # the next work that runs tries again
+            log.warning("could not clear the error on the displays: %s", exc)
 
 
 class TableWork:
@@ -98,10 +182,9 @@ class TableWork:
 
     def __init__(self, controller: "Controller") -> None:
         self.c = controller
-        self.operator = asyncio.Event()  # retry, a seat's OK button
         self.resumed = asyncio.Event()
         self._watchdog_resume: asyncio.Task | None = None
-        self._error_shown = False  # an error code is on the displays until the work that faulted runs
+        self._held: asyncio.Task | None = None  # the one wait for the operator's retry of a table fault
 
     async def run(self, action, *, step: bool = False):
         """Run ``action()`` until it succeeds and return what it returns. A setup ``step``
@@ -127,7 +210,7 @@ class TableWork:
                 await self._stopped(exc)
             except (LinkLost, McuReset):
                 await self.c.recovery.recover()
-        await self._clear_error()
+        await self.c.faults.unshow()
         return outcome
 
     async def _stopped(self, exc: TableError) -> None:
@@ -183,52 +266,33 @@ class TableWork:
         return False
 
     # ---- the operator ----
+    def held_by(self, fault: Fault) -> None:
+        """The table says it stopped on ``fault`` (its fault event, or its status after a
+        reconnect): held at once, and seen to whether or not any work waits on the table."""
+        faults = self.c.faults
+        if faults.current is None or faults.current.code != fault.code:  # else: the one held, found again
+            faults.hold(fault)
+        self._see_to(faults.current)
+
     async def await_operator(self, exc: TableError) -> None:
-        """The machine's `fault`: show the error, keep everything, wait for retry; resume
-        the table; back to running."""
+        """The machine's `fault`: shown, everything kept, until the operator's retry resumes
+        the table; one wait however many pieces of work met the fault."""
+        fault = self.c.faults.cause(exc)
+        if self._held is not None and not self._held.done():
+            self.c.faults.hold(fault)  # the machine moved, if it could not when the fault came
+        await asyncio.shield(self._see_to(fault))
+
+    def _see_to(self, fault) -> asyncio.Task:
+        if self._held is None or self._held.done():
+            self._held = self.c.background.spawn(self._until_resumed(fault), "fault")
+        return self._held
+
+    async def _until_resumed(self, fault) -> None:
         await self.hold_while_paused()  # a fault met as the pause stopped the table: the fault after resume
-        if self.c.sm.may_fault():
-            self.c.trigger("fault")
-        self.note_fault(exc)
-        self.operator.clear()  # once: a retry pressed while the link recovers still counts
-        while True:
-            try:
-                await self.c.table.show_error(int(self.c.fault.code))
-                self._error_shown = True
-                if self.c.fault.code != Code.WATCHDOG:  # this host's own silence: no one need see to it
-                    await self.operator.wait()
-                await self.c.table.resume()
-                break
-            except (Rejected, TableFault) as again:  # e.g. resume refused while the lid is still open
-                self.note_fault(again)
-                self.operator.clear()
-            except (LinkLost, McuReset):
-                await self.c.recovery.recover()
-        self.c.fault = None
-        self.c.publish("recovered")
-        await self.c.recovery.settled()  # lost meanwhile (background work noticed): restored first
-        if self.c.sm.may_retry():
-            self.c.trigger("retry")
+        await self.c.faults.until_retried(fault, self.c.table.resume)
 
-    def note_fault(self, exc: TableError) -> None:
-        """The fault the operator sees to: in status, in the log, to subscribers."""
-        code = getattr(exc, "code", Code.STOPPED)
-        if isinstance(exc, TableFault):
-            self.c.fault = exc.fault
-        elif not (code == Code.STOPPED and self.c.fault is not None):
-            # A refused command or a stop has no fault event: described from the refusal. A
-            # command refused because the table stopped on a fault keeps that fault: the cause.
-            self.c.fault = Refused(code, str(exc))
-        self.c.publish("fault", code=int(self.c.fault.code), message=self.c.fault.describe())
-        log.error("%s; %s", self.c.fault.describe(), remedy(self.c.fault.code))
-
-    async def _clear_error(self) -> None:
-        """The work that faulted has run: take its error off the displays (unless another
-        fault, e.g. of the background shuffle, still waits for the operator)."""
-        if not self._error_shown or self.c.fault is not None:
-            return
-        try:
-            await self.c.table.show_error(0)
-            self._error_shown = False
-        except TableError as exc:  # the next work that runs tries again
-            log.warning("could not clear the error on the displays: %s", exc)
+    def let_go(self) -> None:
+        """The game is abandoned: no retry resumes the table (the next game's opening does)."""
+        if self._held is not None:
+            self._held.cancel()
+        self.c.faults.dismiss()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from controller import rules as R
 from controller.errors import Refusal
-from controller.faults import FaultOnce, StoreFailed
+from controller.faults import StoreFailed
 from controller.hand import Hand
 from controller.players import Player
 from controller.replay import disagreement
@@ -34,17 +34,15 @@ log = logging.getLogger("mjtable.controller")
 class GameRecord:
     def __init__(self, controller: "Controller") -> None:
         self.c = controller
-        self._faults = FaultOnce(controller)
-        controller.subscribe(self._log_fault)
+        controller.faults.watch(self._log_fault)
 
-    def _log_fault(self, event: dict) -> None:
-        """Each fault once in the store's faults log (the maintenance reminders' `faults`
-        counter). A courtesy: a store that cannot take it is the store's fault, seen elsewhere."""
+    def _log_fault(self, fault) -> None:
+        """Each fault in the store's faults log (the maintenance reminders' `faults` counter).
+        A courtesy: a store that cannot take it is the store's fault, seen elsewhere."""
         c = self.c
-        if event["event"] != "fault" or c.db is None or (fault := self._faults.seen(event)) is None:
-            return
-        code, subsystem = fault
-        c.db.submit("record_fault", code, subsystem, event.get("message", ""), c.game_id)
+        if c.db is not None:
+            c.db.submit("record_fault", int(fault.code), getattr(fault, "subsystem", "none"), fault.describe(),
+                        c.game_id)
 
     # ---- the interrupted game ----
     async def stored_game(self):
@@ -152,40 +150,30 @@ class GameRecord:
     async def until_stored(self, method: str, *args):
         """A write that must be stored before the game goes on: while the store refuses
         it, it is the fault, and `retry` (or a seat's OK button) tries it again."""
-        c, operator = self.c, self.c.work.operator
-        faulted = False
-        while True:
-            try:
-                result = await c.db.call(method, *args)
-                break
-            except StoreError as exc:
-                faulted = self._store_failed(exc) or faulted
-            operator.clear()
-            await operator.wait()
+        c = self.c
+        try:
+            return await c.db.call(method, *args)
+        except StoreError as exc:
+            failed = self._store_failed(exc)
+
+        async def again():
             if c.results.stored is not None and c.results.stored.done():
                 c.results.await_store()  # resends wait for this attempt
-        if faulted and c.sm.may_retry():
-            c.trigger("retry")
-        if isinstance(c.fault, StoreFailed):
-            c.fault = None
-            log.info("the state database took the write again")
-            c.publish("recovered")
+            return await c.db.call(method, *args)
+        result = await c.faults.until_retried(failed, again, (StoreError,), self._store_failed)
+        log.info("the state database took the write again")
+        await c.faults.unshow()
         return result
 
-    def _store_failed(self, exc: StoreError) -> bool:
-        """Show the failed write as the fault; True when the machine went to `fault`."""
+    def _store_failed(self, exc: StoreError) -> StoreFailed:
+        """The failed write as the fault (held by `until_retried`); the result waiting is refused."""
         c = self.c
         seq = c.hand.seq if c.hand is not None else None
         kept = f"; the result of hand {seq} is kept, not stored" if c.results.stored is not None else ""
-        c.fault = StoreFailed(f"{exc}{kept}")
         c.results.fail_stored(Refusal(
             "store_failed", f"{exc}; hand {seq} is not settled (its result is kept): free space on that disk, "
                             f"then `mjtable retry` stores it"))
-        c.publish("fault", code=int(c.fault.code), message=c.fault.describe())
-        if c.sm.may_fault():
-            c.trigger("fault")
-            return True
-        return False
+        return StoreFailed(f"{exc}{kept}")
 
     async def _adopt_stored_hand(self) -> None:
         """The store had this hand already (written by someone else): the store is right;

@@ -19,7 +19,6 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, H
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from controller.faults import FaultOnce
 
 if TYPE_CHECKING:
     from controller.controller import Controller
@@ -60,8 +59,8 @@ class TableMetrics:
         self.links_lost = Counter("mjtable_link_lost", "Times the link to the table was lost", registry=r)
         r.register(_OnScrape(self))
         self._hand_ended_at: float | None = None
-        self._faults = FaultOnce(controller)
         controller.subscribe(self._on_event)
+        controller.faults.watch(self._on_fault)
 
     def _on_event(self, event: dict) -> None:
         kind = event["event"]
@@ -75,13 +74,13 @@ class TableMetrics:
             self._hand_ended_at = None  # a new game's first hand follows no hand change
             if kind == "game_over":
                 self.games.inc()
-        elif kind == "fault" and (fault := self._faults.seen(event)) is not None:
-            code, subsystem = fault
-            self.faults.labels(code=str(code), subsystem=subsystem).inc()
         elif kind == "mcu_reset":
             self.table_resets.inc()
         elif kind == "link_lost":
             self.links_lost.inc()
+
+    def _on_fault(self, fault) -> None:
+        self.faults.labels(code=str(int(fault.code)), subsystem=getattr(fault, "subsystem", "none")).inc()
 
     def store_bytes(self) -> int:
         if self.database is None:

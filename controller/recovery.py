@@ -88,8 +88,7 @@ class Recovery:
             if not paused:
                 await self.c.table.resume()
             return
-        self.c.fault = Fault(status["fault"], "none", "none", 0, 0)
-        self.c.publish("fault", code=int(status["fault"]), message=self.c.fault.describe())
+        self.c.work.held_by(Fault(status["fault"], "none", "none", 0, 0))
 
     # ---- a lost link, a reset table ----
     def lost(self, kind: str) -> None:

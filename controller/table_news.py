@@ -27,15 +27,14 @@ class TableNews:
         if value is not None and value.code == Code.WATCHDOG:
             # This host was silent, not the mechanism at fault: whatever waits on the table
             # resumes it (TableWork.resumed_after_watchdog); with nothing waiting, now.
-            c.publish("fault", code=int(value.code), message=value.describe())
+            c.faults.tell(value)
             if c.sm.is_motion_paused():
                 log.warning("the table's watchdog stopped it while paused (this host was silent too long); "
                             "`resume` restarts it")
             elif c.sm.nothing_waits_on_table():
                 c.background.spawn(c.work.resumed_after_watchdog(TableFault(value)), "watchdog resume")
         elif value is not None:
-            c.fault = value
-            c.publish("fault", code=int(value.code), message=value.describe())
+            c.work.held_by(value)
         elif isinstance(event, (LinkDropped, TableRebooted)):
             c.recovery.lost("link_lost" if isinstance(event, LinkDropped) else "mcu_reset")
         elif isinstance(event, ButtonPressed):
@@ -47,7 +46,7 @@ class TableNews:
         if name == "pause":
             c.background.spawn(self._button(name, c.pause), "pause button")
         elif name == "ok" and c.fault is not None:
-            c.work.operator.set()
+            c.faults.operator.set()
         elif name == "riichi" and c.sm.in_play():
             c.background.spawn(self._button(name, lambda: c.declare_riichi(seat)), "riichi button")
 

@@ -43,3 +43,27 @@ def test_a_game_with_a_jam_in_the_metrics_and_the_faults_log(short_tmp):
     assert got[("mjtable_link_frames_sent_total", ())] == stats.frames_sent > 0
     assert got[("mjtable_link_resets_total", ())] == stats.sessions == 1
     assert got[("mjtable_uptime_seconds", ())] >= game.elapsed - 1
+
+
+def test_a_jam_met_again_after_a_lost_link_is_counted_and_logged_once(short_tmp):
+    # The table is still stopped on the jam when the line comes back: the reconnect finds
+    # the fault it knows, not a new one.
+    kept, told = {}, []
+
+    def attach(controller, table):
+        kept["metrics"] = TableMetrics(controller, clock=asyncio.get_running_loop().time)
+
+        def cut_the_line(event):
+            told.append(event)
+            if len(told) == 1:
+                asyncio.get_running_loop().call_later(1.0, table.firmware.detach)
+        operator(delay=30.0, on_fault=cut_the_line)(controller, table)
+
+    with Store(short_tmp / "state.db") as store:
+        game = run_game("ema-2016", seed=1, faults=FaultPlan(jam={3: "stacker"}), on_controller=attach, store=store)
+        assert store.fault_counts() == {(200, "shuffler"): 1}
+    assert sum(1 for r in game.trace if r.name == "identify") == 2  # the line was cut, and connected again
+    assert [(e["code"], e["state"]) for e in told] == [(200, "fault")]
+    got = samples(kept["metrics"].exposition().decode())
+    assert got[("mjtable_faults_total", (("code", "200"), ("subsystem", "shuffler")))] == 1
+    assert ("mjtable_faults_total", (("code", "200"), ("subsystem", "none"))) not in got

@@ -17,8 +17,9 @@ def mqtt_section(broker: Mosquitto, table_id: str, commands: bool) -> str:
 class MqttTable(TableSession):
     """A simulated table and `mjtable run` on it, publishing as ``table_id`` (its account)."""
 
-    def __init__(self, procs: Processes, broker: Mosquitto, table_id: str = "table-1", commands: bool = False) -> None:
-        _, port = start_sim(procs, "--pty", "--speed", str(SPEED), "--seed", "1")
+    def __init__(self, procs: Processes, broker: Mosquitto, table_id: str = "table-1", commands: bool = False,
+                 sim_args: tuple[str, ...] = ()) -> None:
+        _, port = start_sim(procs, "--pty", "--speed", str(SPEED), "--seed", "1", *sim_args)  # e.g. --faults FILE
         self.procs = procs
         self.table_id = table_id
         self.config = write_table_config(procs.folder, port, "four-port", "ema-2016")

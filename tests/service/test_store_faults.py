@@ -145,6 +145,28 @@ def test_a_full_disk_refuses_the_result_as_a_fault_and_retry_stores_it(in_play):
     assert in_play.request("result", hand=seq, result=DRAW) == {"duplicate": True}
 
 
+def _refused_on_a_full_disk(service) -> int:
+    """Fill the disk and play draws until a result is refused; the hand it was for."""
+    _fill_the_disk(service)
+    for seq in range(1, HANDS_TO_FILL):
+        service.wait_playing(seq)
+        try:
+            service.request("result", hand=seq, result=DRAW)
+        except RequestError as exc:
+            assert exc.code == "store_failed"
+            return seq
+    pytest.fail(f"{HANDS_TO_FILL} hands stored on a full disk")
+
+
+def test_a_full_disk_is_shown_on_the_displays_as_every_fault_and_cleared_once_the_write_is_taken(in_play):
+    seq = _refused_on_a_full_disk(in_play)
+    wait_for(lambda: set(in_play.shown()["errors"]) == {305}, "E305 on every display")
+    _free_space(in_play)
+    assert in_play.request("retry") == {}
+    in_play.wait_playing(seq + 1)
+    wait_for(lambda: set(in_play.shown()["errors"]) == {0}, "the error taken off the displays")
+
+
 def test_a_hand_found_stored_already_is_taken_from_the_store(in_play):
     # Another writer (what the lock keeps out) stored hand 1 first: the store is right, the
     # result sent is refused as a conflict with the stored one, and play goes on from it.
