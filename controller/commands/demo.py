@@ -1,8 +1,8 @@
 """`mjtable demo` (what `make demo` runs): a whole game on the simulated table.
 
 The simulator runs in another process on a pseudo-terminal, exactly as a table would be
-attached; the controller runs here on that pty with its SQLite store and control API;
-simulated players enter their results through the control API. `--fast` instead plays
+attached; the controller runs here on that pty, assembled as `mjtable run` assembles it
+(controller/assembly.py: its SQLite store, control API, web page with /metrics); simulated players enter their results through the control API. `--fast` instead plays
 the game in virtual time in this process. `--tables N` plays N such tables at once (table
 ids demo-1 ... demo-N, one line per hand instead of the live view); `--mqtt URL` publishes
 each on that broker as `mjtable run` would (docs/MQTT.md).
