@@ -221,12 +221,14 @@ async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int, sto
     label = "" if args.tables == 1 else f"demo-{n}: "
     web, secret = (None, None) if args.no_web else _web_plan(args.web)
     app = Application(_plan(rules, args, tmp, device, n, seed, web))
-    players = _ApiPlayers(app.plan.socket, Players(table_rules(rules), seed=seed), args.speed)
-    app.controller.subscribe(players.on_event)
+    players = _ApiPlayers(app.controller, app.plan.socket, Players(table_rules(rules), seed=seed), args.speed)
     views: list = []  # the view, once the page's address is out: that line comes first
     try:
         over = await _until_stopped(stop, _game(app, players, views, args, n, f"{label}the table's web page: %s  "
                                                 f"(operator secret for this demo: {secret})"))
+        if over and args.journal:  # while the store is open
+            with open(_per_table(args.journal, args, n), "w", encoding="utf-8") as f:
+                write_jsonl(journal_records(app.store), f)
         if over and app.web is not None and args.stay:
             print(f"the game is over; the web page stays at {app.web.url} until Ctrl-C", flush=True)
             await stop.wait()
@@ -239,9 +241,6 @@ async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int, sto
         print(f"{label}stopped before the game's end", flush=True)
         return 0
     _print_standings(app.controller.standings, label)
-    if args.journal:
-        with open(_per_table(args.journal, args, n), "w", encoding="utf-8") as f:
-            write_jsonl(journal_records(app.store), f)
     return 0
 
 
@@ -358,9 +357,10 @@ class _Refresher:
 class _ApiPlayers:
     """The seated players: they enter riichi, kans and results through the control API."""
 
-    def __init__(self, socket_path: Path, players, speed: float) -> None:
+    def __init__(self, controller, socket_path: Path, players, speed: float) -> None:
         self.socket_path, self.players, self.speed = socket_path, players, speed
         self._tasks: set[asyncio.Task] = set()
+        self._leave = controller.subscribe(self.on_event)
 
     def on_event(self, event: dict) -> None:
         if event["event"] == "hand_started":
@@ -389,7 +389,9 @@ class _ApiPlayers:
         await self.request("retry")
 
     async def close(self) -> None:
-        """The players leave: what they were about to enter is dropped with the game."""
+        """The players leave: what they were about to enter is dropped with the game, and a
+        fault while the table closes calls no operator to a control socket that is gone."""
+        self._leave()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
