@@ -31,11 +31,14 @@ def read_text(path: str | Path) -> str:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO must not wait for a writer
     except OSError as exc:
         raise Unreadable(f"cannot read the file: {exc.strerror or exc}") from None
-    with os.fdopen(fd, "rb") as stream:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise Unreadable("not a regular file; allowed: a YAML file")
-        data = stream.read(MAX_BYTES + 1)  # at most this much, even if the file grows meanwhile
+    try:
+        mode = os.fstat(fd).st_mode  # asked before fdopen, which refuses a folder with an IsADirectoryError
+        if not stat.S_ISREG(mode):
+            raise Unreadable(f"{'a folder' if stat.S_ISDIR(mode) else 'not a regular file'}; allowed: a YAML file")
+        with os.fdopen(fd, "rb", closefd=False) as stream:
+            data = stream.read(MAX_BYTES + 1)  # at most this much, even if the file grows meanwhile
+    finally:
+        os.close(fd)
     if len(data) > MAX_BYTES:
         raise Unreadable(f"larger than {MAX_BYTES // 1024} KB; allowed: at most {MAX_BYTES // 1024} KB")
     try:

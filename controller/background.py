@@ -15,11 +15,14 @@ log = logging.getLogger("mjtable.controller")
 class Background:
     def __init__(self) -> None:
         self._tasks: set[asyncio.Task] = set()
+        self._closed = False
 
     def spawn(self, work: Coroutine, name: str) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work, name=name)
         self._tasks.add(task)
         task.add_done_callback(self._ended)
+        if self._closed:  # spawned by the close itself (the link's loss starting a reconnect): it never runs
+            task.cancel()
         return task
 
     def _ended(self, task: asyncio.Task) -> None:
@@ -31,6 +34,8 @@ class Background:
         else:
             log.error("background task %s failed", task.get_name(), exc_info=task.exception())
 
-    def cancel(self) -> None:
+    def close(self) -> None:
+        """Cancel every task, and every task spawned from now on."""
+        self._closed = True
         for task in list(self._tasks):
             task.cancel()

@@ -128,7 +128,7 @@ class Controller:
 
     def close(self) -> None:
         """Stop background work and hang up; the store keeps the game."""
-        self.background.cancel()
+        self.background.close()
         self.table.close()
         if self.db is not None:
             self.db.close()

@@ -26,13 +26,13 @@ log = logging.getLogger("mjtable.service")
 
 class Service:
     def __init__(self, controller: Controller, *, starting_dealer: int | str = 0, rulesets: Path | None = None,
-                 table_number: int | None = None) -> None:
+                 table_number: int | None = None, maintenance: Maintenance | None = None) -> None:
         self.controller = controller
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self.table_number = table_number  # in a tournament's schedule (table.number); None: not in one
         self._game: asyncio.Task | None = None
-        self.maintenance = Maintenance(controller)
+        self.maintenance = maintenance or Maintenance(controller)  # the wiring's (controller/assembly.py)
         controller.subscribe(self._on_event)
 
     # ---- lifecycle ----

@@ -223,9 +223,12 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
 def answer(args: argparse.Namespace, request: Callable[[Client], dict], timeout: float = 10.0) -> dict | None:
     """The reply of ``request`` to the controller that --socket or --config names; None
     once the reason it failed is printed."""
-    config = None
     try:
         path, config = (Path(args.socket), None) if args.socket else path_from_config(args.config, "socket")
+    except CommandError as exc:  # an unreadable table config: as `mjtable run` and check-config, exit 2
+        print(f"mjtable {args.command}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    try:
         return request(Client(path, timeout=timeout))
     except ClientError as exc:
         where = f"; that is the api.socket of {config}" if config and not isinstance(exc, RequestError) else ""

@@ -1,8 +1,8 @@
 """`mjtable demo` (what `make demo` runs): a whole game on the simulated table.
 
 The simulator runs in another process on a pseudo-terminal, exactly as a table would be
-attached; the controller runs here on that pty with its SQLite store and control API;
-simulated players enter their results through the control API. `--fast` instead plays
+attached; the controller runs here on that pty, assembled as `mjtable run` assembles it
+(controller/assembly.py: its SQLite store, control API, web page with /metrics); simulated players enter their results through the control API. `--fast` instead plays
 the game in virtual time in this process. `--tables N` plays N such tables at once (table
 ids demo-1 ... demo-N, one line per hand instead of the live view); `--mqtt URL` publishes
 each on that broker as `mjtable run` would (docs/MQTT.md).
@@ -10,9 +10,9 @@ each on that broker as `mjtable run` would (docs/MQTT.md).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
+import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +23,7 @@ HELP = "watch a whole game on the simulated table (live view)"
 MAX_TABLES = 50
 DEMO_FLUSH = 15.0  # seconds a demo table waits at its end for the broker to take its last events
 DEMO_WEB = "127.0.0.1:8080"
+SIM_STOP = 5.0  # seconds a simulator has to end on SIGTERM before it is killed
 FAULT_SCENARIO = "jam: [{shuffle: 3, sensor: stacker}]\nreset: {at: [%s]}\n"
 
 
@@ -141,22 +142,24 @@ def _print_standings(standings, table: str = "") -> None:
 
 # ---------------------------------------------------------------- real time
 async def _live(rules, args) -> int:
+    stop = asyncio.Event()  # SIGINT or SIGTERM: every table closes, then its simulator
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
     with tempfile.TemporaryDirectory(prefix="mjtable-demo-") as tmp:
-        games = [_live_table(rules, args, Path(tmp) / f"demo-{n}", n) for n in range(1, args.tables + 1)]
+        games = [_live_table(rules, args, Path(tmp) / f"demo-{n}", n, stop) for n in range(1, args.tables + 1)]
         return max(await asyncio.gather(*games))
 
 
-async def _live_table(rules, args, folder: Path, n: int) -> int:
+async def _live_table(rules, args, folder: Path, n: int, stop: asyncio.Event) -> int:
     folder.mkdir()
     seed = args.seed + n - 1  # table 1 plays the plain demo's game
     sim = _start_simulator(rules, args, folder, n, seed)
     try:
-        device = await _device_path(sim)
-        return await _play_live(rules, args, folder, device, n, seed)
+        device = await _until_stopped(stop, _device_path(sim))
+        return 0 if device is None else await _play_live(rules, args, folder, device, n, seed, stop)
     finally:
-        sim.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            sim.wait(timeout=5)
+        await _end_simulator(sim)
 
 
 def _start_simulator(rules, args, tmp: Path, n: int, seed: int) -> subprocess.Popen:
@@ -171,79 +174,130 @@ def _start_simulator(rules, args, tmp: Path, n: int, seed: int) -> subprocess.Po
         # the reset lands in the middle of the game, in the simulator's (scaled) seconds
         scenario.write_text(FAULT_SCENARIO % (2400.0))
         cmd += ["--faults", str(scenario), "--corrupt", "0.002", "--drop", "0.002"]
-    return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
+    # A session of its own: the terminal's Ctrl-C reaches the demo alone, which hangs up
+    # before it ends the simulator (not a table lost under a running controller).
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, start_new_session=True)
+
+
+async def _end_simulator(sim: subprocess.Popen) -> None:
+    sim.terminate()
+    try:
+        await asyncio.to_thread(sim.wait, SIM_STOP)
+    except subprocess.TimeoutExpired:
+        sim.kill()
+        await asyncio.to_thread(sim.wait)
+    sim.stdout.close()
 
 
 async def _device_path(sim: subprocess.Popen) -> str:
-    line = await asyncio.get_running_loop().run_in_executor(None, sim.stdout.readline)
+    line = await asyncio.to_thread(sim.stdout.readline)
     if not line.startswith("/dev/"):
         raise SystemExit(f"mjtable demo: the simulator did not start ({line.strip() or 'no output'})")
     return line.strip()
 
 
-async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int) -> int:
-    from firmware_protocol.transport import SerialTransport
+async def _until_stopped(stop: asyncio.Event, work):
+    """``work``'s result, or None once ``stop`` is set first (``work`` then cancelled)."""
+    task = asyncio.ensure_future(work)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopping.cancel()
+    if task.done():
+        return task.result()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    return None
+
+
+async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int, stop: asyncio.Event) -> int:
     from sim.players import Players
 
-    from controller.api import ApiServer
-    from controller.controller import Controller
+    from controller.assembly import Application
     from controller.journal import journal_records, write_jsonl
-    from controller.service import Service
     from controller.simulation import table_rules
-    from controller.store import Store
 
-    loop = asyncio.get_running_loop()
-    store = Store(tmp / "demo.db")
-
-    async def connect():
-        return SerialTransport.open(device, 1_000_000, loop=loop)
-
-    controller = Controller(connect, rules, store=store, ruleset_name=args.ruleset, seed=seed)
-    service = Service(controller, starting_dealer=0)
-    socket_path = tmp / "api.sock"
-    web = None if args.no_web else await _web_page(service, args.web, "" if args.tables == 1 else f"demo-{n}: ")
-    view, refresh = _watch(controller, args.tables, n)
-    players = _ApiPlayers(socket_path, Players(table_rules(rules), seed=seed), args.speed)
-    controller.subscribe(players.on_event)
-    publisher = _publisher(args, n, service, list(rules.seats), web.url if web else None)
+    label = "" if args.tables == 1 else f"demo-{n}: "
+    web, secret = (None, None) if args.no_web else _web_plan(args.web)
+    app = Application(_plan(rules, args, tmp, device, n, seed, web))
+    players = _ApiPlayers(app.controller, app.plan.socket, Players(table_rules(rules), seed=seed), args.speed)
+    views: list = []  # the view, once the page's address is out: that line comes first
     try:
-        async with ApiServer(socket_path, service):
-            await service.start()
-            await players.request("start")
-            await service.game_task
-            refresh.now()
-            if web is not None and args.stay:
-                print(f"the game is over; the web page stays at {web.url} until Ctrl-C", flush=True)
-                await asyncio.Event().wait()
+        over = await _until_stopped(stop, _game(app, players, views, args, n, f"{label}the table's web page: %s  "
+                                                f"(operator secret for this demo: {secret})"))
+        if over and args.journal:  # while the store is open
+            with open(_per_table(args.journal, args, n), "w", encoding="utf-8") as f:
+                write_jsonl(journal_records(app.store), f)
+        if over and app.web is not None and args.stay:
+            print(f"the game is over; the web page stays at {app.web.url} until Ctrl-C", flush=True)
+            await stop.wait()
     finally:
-        if publisher is not None:
-            await publisher.close(flush=DEMO_FLUSH)
-        view.close()
-        if web is not None:
-            await web.close()
-        controller.close()
-    _print_standings(controller.standings, "" if args.tables == 1 else f"demo-{n}: ")
-    if args.journal:
-        with open(_per_table(args.journal, args, n), "w", encoding="utf-8") as f:
-            write_jsonl(journal_records(store), f)
-    store.close()
+        await players.close()
+        for view in views:
+            view.close()
+        await app.close(flush=DEMO_FLUSH)
+    if not over:
+        print(f"{label}stopped before the game's end", flush=True)
+        return 0
+    _print_standings(app.controller.standings, label)
     return 0
 
 
-def _publisher(args, n: int, service, seats: list[int], web_url: str | None):
+async def _game(app, players, views: list, args, n: int, page_line: str) -> bool:
+    """Start the table, print its page's address (into ``page_line``), then watch the game to its end."""
+    await app.start()
+    if app.web is not None:
+        print(page_line % app.web.url, flush=True)
+    view, refresh = _watch(app.controller, args.tables, n)
+    views.append(view)
+    await players.request("start")
+    await app.game
+    refresh.now()
+    return True
+
+
+def _plan(rules, args, tmp: Path, device: str, n: int, seed: int, web):
+    """Table n's application: what `mjtable run` builds from a table config."""
+    from firmware_protocol.transport import SerialTransport
+
+    from controller.assembly import Plan
+
+    async def connect():
+        return SerialTransport.open(device, 1_000_000, loop=asyncio.get_running_loop())
+
+    return Plan(database=tmp / "demo.db", connect=connect, rules=rules, ruleset_name=args.ruleset,
+                socket=tmp / "api.sock", table_address=device, exclusive=False, seed=seed,
+                web=web, mqtt=_mqtt_settings(args, n), mqtt_page_url=True)
+
+
+def _web_plan(listen: str):
+    """(plan, secret): the demo's page on ``listen`` (else any free port), with a secret of its own.
+    Of several tables the first takes ``listen``, the others any free port."""
+    import secrets
+
+    from controller.assembly import WebPlan
+    from controller.listen import parse_listen
+    from controller.web.secret import GENERATED_BYTES, hash_secret
+
+    try:
+        host, port = parse_listen(listen)
+    except ValueError:
+        raise SystemExit(f"mjtable demo: --web {listen!r}: allowed: HOST:PORT") from None
+    secret = secrets.token_urlsafe(GENERATED_BYTES)
+    return WebPlan(host, port, lambda: hash_secret(secret), any_port_if_taken=True), secret
+
+
+def _mqtt_settings(args, n: int):
     """Table n on the broker, as `mjtable run` with an mqtt: section would publish it; None without --mqtt."""
     if not args.mqtt:
         return None
-    from controller.mqtt.publisher import Publisher
     from controller.mqtt.settings import MqttSettings
 
     table_id = f"demo-{n}"
     password_file = Path(args.mqtt_password_file) if args.mqtt_password_file else None
-    settings = MqttSettings(broker=args.mqtt, table_id=table_id, username=table_id if password_file else None,
-                            password_file=password_file, web_url=web_url)
-    publisher = Publisher(settings, service, seats)
-    publisher.start()
-    return publisher
+    return MqttSettings(broker=args.mqtt, table_id=table_id, username=table_id if password_file else None,
+                        password_file=password_file)
 
 
 def _watch(controller, tables: int, n: int):
@@ -285,37 +339,6 @@ def _per_table(path: str, args, n: int) -> str:
         return path
     given = Path(path)
     return str(given.with_name(f"{given.stem}.demo-{n}{given.suffix}"))
-async def _web_page(service, listen: str, label: str):
-    """The table's web page for the demo, on ``listen`` (else any free port), its address printed
-    after ``label``. Of several tables the first takes ``listen``, the others any free port."""
-    import secrets
-
-    from controller.listen import parse_listen
-    from controller.errors import Refusal
-    from controller.web.access import Access
-    from controller.web.secret import GENERATED_BYTES, hash_secret
-    from controller.web.server import WebServer, WebSettings
-    from controller.web.table_web import deal_pins
-
-    try:
-        host, port = parse_listen(listen)
-    except ValueError:
-        raise SystemExit(f"mjtable demo: --web {listen!r}: allowed: HOST:PORT") from None
-    secret = secrets.token_urlsafe(GENERATED_BYTES)
-    access = Access(hash_secret(secret))
-    deal_pins(service.controller, access)
-    for tried in (port, 0):
-        web = WebServer(service, WebSettings(host, tried), access)
-        try:
-            await web.start()
-            break
-        except Refusal:
-            if tried == 0:
-                raise
-    print(f"{label}the table's web page: {web.url}  (operator secret for this demo: {secret})", flush=True)
-    return web
-
-
 class _Refresher:
     """Redraws at most ten times a second, however many events arrive."""
 
@@ -334,9 +357,10 @@ class _Refresher:
 class _ApiPlayers:
     """The seated players: they enter riichi, kans and results through the control API."""
 
-    def __init__(self, socket_path: Path, players, speed: float) -> None:
+    def __init__(self, controller, socket_path: Path, players, speed: float) -> None:
         self.socket_path, self.players, self.speed = socket_path, players, speed
         self._tasks: set[asyncio.Task] = set()
+        self._leave = controller.subscribe(self.on_event)
 
     def on_event(self, event: dict) -> None:
         if event["event"] == "hand_started":
@@ -363,6 +387,14 @@ class _ApiPlayers:
     async def _operator(self) -> None:
         await asyncio.sleep(3.0)  # the operator walks over, clears the jam, presses retry
         await self.request("retry")
+
+    async def close(self) -> None:
+        """The players leave: what they were about to enter is dropped with the game, and a
+        fault while the table closes calls no operator to a control socket that is gone."""
+        self._leave()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def request(self, op: str, **args) -> dict:
         reader, writer = await asyncio.open_unix_connection(str(self.socket_path))

@@ -138,7 +138,9 @@ def test_socket_path_from_the_table_config(served, short_tmp, capsys):
     assert main(["kan", "--config", str(config)]) == 0
     assert served.handler.calls == [("kan", {})]
     config.write_text(config.read_text().replace("baud: 115200", "baud: fast"))
-    assert main(["kan", "--config", str(config)]) == 1
+    with pytest.raises(SystemExit) as exited:  # as `mjtable run` and check-config: exit 2
+        main(["kan", "--config", str(config)])
+    assert exited.value.code == 2
     assert "baud" in capsys.readouterr().err and served.handler.calls == [("kan", {})]
 
 

@@ -24,7 +24,7 @@ def wait_for(condition, what: str, timeout: float = 10.0, interval: float = 0.01
 
 
 class Processes:
-    """The long-running children (simulators, controllers) of a test; all killed at teardown."""
+    """The long-running children (simulators, controllers) of a test; all stopped at teardown."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -42,8 +42,12 @@ class Processes:
     def stop_all(self) -> None:
         for proc in reversed(self.started):  # controllers before the tables they talk to
             if proc.poll() is None:
+                proc.terminate()  # a demo ends the simulators it started; SIGKILL would orphan them
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
                 proc.kill()
-            proc.wait(10)
+                proc.wait(10)
             if proc.stdout:
                 proc.stdout.close()
 
