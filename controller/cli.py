@@ -26,6 +26,7 @@ COMMANDS: dict[str, str] = {
     "retry": "controller.commands.client",
     "abandon": "controller.commands.client",
     "signal": "controller.commands.client",
+    "subscribe": "controller.commands.subscribe",
     "journal": "controller.commands.journal",
     "session": "controller.commands.session",
     "schedule": "controller.commands.schedule",

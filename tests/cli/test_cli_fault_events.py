@@ -1,37 +1,43 @@
-"""A jam as a subscriber of `mjtable run`'s control socket sees it: one `fault` event, sent
-once the machine has stopped (`"state": "fault"`), and one `recovered` after `mjtable retry`."""
+"""A jam as `mjtable subscribe` shows it: one `fault` event, sent once the machine has
+stopped (`"state": "fault"`), and one `recovered` after `mjtable retry`."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import threading
 
-from controller.client import Client
-
+from ..support.processes import MJTABLE
 from .cli_harness import mjtable, table_with_faults, wait_until
 
 
 class Events:
-    """Every event of a subscription to the control socket, gathered in the background."""
+    """Every line `mjtable subscribe` prints, gathered in the background."""
 
-    def __init__(self, socket) -> None:
+    def __init__(self, config: list[str], cwd) -> None:
         self.seen: list[dict] = []
-        self._stream = Client(socket, timeout=5).subscribe()
+        env = {k: v for k, v in os.environ.items() if k != "MJTABLE_CONFIG"}
+        self._proc = subprocess.Popen([MJTABLE, "subscribe", "--status", *config], cwd=cwd, env=env,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
-        for event in self._stream:
-            self.seen.append(event)
+        for line in self._proc.stdout:
+            self.seen.append(json.loads(line))
 
     def named(self, name: str) -> list[dict]:
-        return [e for e in list(self.seen) if e["event"] == name]
+        return [e for e in list(self.seen) if e.get("event") == name]
 
     def close(self) -> None:
-        self._stream.close()
+        self._proc.terminate()
+        self._proc.wait(timeout=5)
 
 
 def test_a_jam_gives_one_fault_event_with_the_stopped_state_and_one_recovered_after_retry(short_tmp):
     table, config = table_with_faults(short_tmp, "jam: [{shuffle: 1, sensor: stacker}]\n")
-    events = Events(table.folder / "var" / "api.sock")
+    events = Events(config, short_tmp)
+    wait_until(lambda: events.seen, "mjtable subscribe's first line (the status)")
+    assert "state" in events.seen[0]["status"]
     def state() -> str:
         return json.loads(mjtable("status", "--json", *config, cwd=short_tmp).stdout)["state"]
     try:
