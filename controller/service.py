@@ -30,6 +30,9 @@ from controller.session_clock import check_time_limit
 
 log = logging.getLogger("mjtable.service")
 
+# A game over stores its final, then shows it: `start` waits this long for that, then says why not.
+FINAL_SHOWN_WITHIN = 10.0
+
 
 class Service:
     def __init__(self, controller: Controller, *, starting_dealer: int | str = 0, rulesets: Path | None = None,
@@ -38,7 +41,7 @@ class Service:
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self.table_number = table_number  # in a tournament's schedule (table.number); None: not in one
-        self._game: asyncio.Task | None = None
+        self._starting = asyncio.Lock()  # one start at a time: the next finds the first's game running
         self.maintenance = Maintenance(controller)
         controller.subscribe(self._on_event)
 
@@ -51,7 +54,7 @@ class Service:
             self._run_game()
 
     def _run_game(self) -> None:
-        self._game = asyncio.ensure_future(self._play())
+        self.controller.game.task = asyncio.ensure_future(self._play())
 
     async def _play(self) -> None:
         try:
@@ -74,7 +77,7 @@ class Service:
 
     @property
     def game_task(self) -> asyncio.Task | None:
-        return self._game
+        return self.controller.game.task
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():
@@ -102,8 +105,14 @@ class Service:
     async def _op_start(self, ruleset: str | None = None, dealer: int | str | None = None,
                         players: list | None = None, seating: str | None = None, round: int | None = None,
                         time_limit: bool = False) -> dict:
+        async with self._starting:
+            return await self._start(ruleset, dealer, players, seating, round, time_limit)
+
+    async def _start(self, ruleset, dealer, players, seating, round_, time_limit) -> dict:
         c = self.controller
         c.check_start()
+        await self._last_game_ended()
+        c.check_start()  # as the last game left the table
         self.maintenance.refuse_game()
         if ruleset is None:
             rules = c.default_rules  # the config's, even after a game that named another
@@ -111,8 +120,8 @@ class Service:
             rules = (c.rules, c.ruleset_name) if ruleset == c.ruleset_name else self._named_ruleset(ruleset)
         # checked before the rule set changes: a refused start changes nothing
         place = None
-        if round is not None:
-            seated, dealer, seating, place = await self._round_seating(round, rules[0], players, seating, dealer)
+        if round_ is not None:
+            seated, dealer, seating, place = await self._round_seating(round_, rules[0], players, seating, dealer)
             time_limit = time_limit or rules[0].time_limit is not None  # a round runs on the rule set's clock
         else:
             seated = P.check_players(players, rules[0].seats) if players is not None else []
@@ -129,6 +138,14 @@ class Service:
         await c.new_game(chosen, seated, seating, place, time_limit=time_limit)
         self._run_game()
         return c.snapshot()
+
+    async def _last_game_ended(self) -> None:
+        """At game over the last game's task is still storing and showing its final: the
+        next game begins once it is done, or is refused, saying why, if that takes too long."""
+        if not await self.controller.game.ended(FINAL_SHOWN_WITHIN):
+            raise Refusal("not_allowed", f"the last game's final standings are still being stored and shown "
+                                         f"(more than {FINAL_SHOWN_WITHIN:g} s so far); `mjtable status` shows "
+                                         f"why, then start again")
 
     # ---- a tournament's schedule ----
     async def _round_seating(self, round_: int, rules: R.RuleSet, players, seating, dealer):
@@ -249,8 +266,9 @@ class Service:
         return self.controller.results.preview(hand, result)
 
     async def _op_abandon(self) -> dict:
+        task = self.controller.game.task
         recorded = self.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now
-        if self._game is not None and not self._game.done():
-            self._game.cancel()
+        if task is not None:
+            task.cancel()
         await recorded  # ok once the store has it
         return {}

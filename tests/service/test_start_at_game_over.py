@@ -1,0 +1,108 @@
+"""`start` sent at the instant a game is over starts the next game, which plays: the old
+game's final is stored and shown first, and nothing of it leaks into the new one (no
+fault 304, no previous `last result`). Games end after one hand here: the EMA preset
+with busting, and a yakuman that takes the discarder below zero."""
+from __future__ import annotations
+
+import json
+import socket
+
+import pytest
+
+from controller.store import Store
+
+from ..e2e.e2e_harness import REPO
+from .process_harness import RunProcess, cli, start_sim, status, stderr_of, write_config
+from .service_harness import wait_for
+
+SEED = 6
+BUST = {"kind": "ron", "discarder": 0, "winners": [{"seat": 1, "yakuman": 1}]}  # seat 0 ends below zero
+
+
+def bust_ruleset(folder) -> str:
+    """The EMA preset, but a score below zero ends the game: a game in one hand."""
+    text = (REPO / "config" / "rulesets" / "ema-2016.yaml").read_text()
+    assert "\n  busting: null" in text and "\nname: ema-2016\n" in text
+    path = folder / "one-hand.yaml"
+    path.write_text(text.replace("\n  busting: null", "\n  busting: {below: 0}")
+                    .replace("\nname: ema-2016\n", "\nname: one-hand\n"))
+    return str(path)
+
+
+@pytest.fixture
+def table(procs, short_tmp) -> RunProcess:
+    run = RunProcess(procs, write_config(short_tmp, start_sim(procs, SEED, speed=5000), bust_ruleset(short_tmp)))
+    run.start()
+    return run
+
+
+def request_line(op: str, **args) -> bytes:
+    return (json.dumps({"op": op, **args}) + "\n").encode()
+
+
+def in_one_write(path, *lines: bytes) -> list[dict]:
+    """Raw request lines sent on one connection in one write; the replies, one per line."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(30)
+        sock.connect(str(path))
+        sock.sendall(b"".join(lines))
+        with sock.makefile("rb") as reader:
+            return [json.loads(reader.readline()) for _ in lines]
+
+
+def hand_in_play(run: RunProcess, seq: int = 1) -> dict:
+    def ready():
+        now = run.client.request("status")
+        assert now["fault"] is None, (now["fault"], stderr_of(run.proc))
+        return now if now["state"] == "playing" and (now.get("hand_in_play") or {}).get("seq") == seq else None
+    return wait_for(ready, f"hand {seq} in play", timeout=20)
+
+
+def bust_and_wait_for_game_over(run: RunProcess) -> None:
+    """The game's last result (as `mjtable result` sends it), then `status` polled until it
+    says game_over."""
+    run.client.request("result", hand=1, result=BUST)
+    wait_for(lambda: run.client.request("status")["state"] == "game_over", "game over", timeout=20, interval=0)
+
+
+def test_start_at_the_instant_of_game_over_plays_the_next_game_every_time(table, short_tmp):
+    table.client.request("start")
+    for game in range(50):
+        hand_in_play(table)
+        bust_and_wait_for_game_over(table)
+        table.client.request("start")  # at once: answered with the new game, or refused with a reason
+        now = hand_in_play(table)
+        assert now["scores"] == [30000] * 4, game  # a new game, from its start
+        assert "last_result" not in now and "final_scores" not in now, game
+    assert "Traceback" not in stderr_of(table.proc)
+    with Store(short_tmp / "state.db", create=False) as store:  # each game's final stored, the last in play
+        assert [g.status for g in store.games()] == ["finished"] * 50 + ["active"]
+
+
+def test_pause_resume_and_start_in_one_write_at_game_over_plays_the_next_game(table):
+    table.client.request("start")
+    for game in range(5):
+        hand_in_play(table)
+        bust_and_wait_for_game_over(table)
+        replies = in_one_write(table.client.path, request_line("pause"), request_line("resume"),
+                               request_line("start"))
+        assert [r["ok"] for r in replies] == [True, True, True], replies
+        hand_in_play(table)
+    assert "Traceback" not in stderr_of(table.proc)
+
+
+def test_a_new_game_and_an_idle_table_show_no_previous_last_result(table):
+    socket_path = table.client.path
+    assert cli(socket_path, "start").returncode == 0
+    hand_in_play(table)
+    assert cli(socket_path, "result", "draw", "--tenpai", "1").returncode == 0
+    hand_in_play(table, 2)
+    assert "last_result" in status(socket_path)
+    assert cli(socket_path, "abandon").returncode == 0
+    assert "last_result" not in status(socket_path)  # idle: no game, no last result
+    shown = cli(socket_path, "status")
+    assert "last result" not in shown.stdout.lower(), shown.stdout
+    assert cli(socket_path, "start").returncode == 0
+    hand_in_play(table)
+    assert "last_result" not in status(socket_path)
+
