@@ -106,3 +106,17 @@ def test_a_new_game_and_an_idle_table_show_no_previous_last_result(table):
     hand_in_play(table)
     assert "last_result" not in status(socket_path)
 
+
+def test_a_result_after_game_over_says_the_game_is_over_and_fails(table):
+    socket_path = table.client.path
+    assert cli(socket_path, "start").returncode == 0
+    hand_in_play(table)
+    bust_and_wait_for_game_over(table)
+    late = cli(socket_path, "result", "draw")
+    assert late.returncode != 0, late.stdout
+    assert "the game is over" in late.stderr, late.stderr
+    assert "already recorded" not in late.stderr + late.stdout
+    other = cli(socket_path, "result", "draw", "--hand", "1")  # named: the controller says so too
+    assert other.returncode != 0 and "the game is over" in other.stderr, other.stderr
+    resent = table.client.request("result", hand=1, result=BUST)  # a lost reply's resend is answered again
+    assert resent == {"duplicate": True}
