@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from controller import rules as R
 from controller.errors import Refusal
 from controller.faults import FaultOnce, StoreFailed
+from controller.hand import STORED_WALLS
 from controller.game import Game
 from controller.players import Player
 from controller.replay import disagreement
@@ -201,6 +202,7 @@ class GameRecord:
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
         c = self.c
+        walls = c.hand.walls(c.rules, setup)
         return {
             "ruleset": c.ruleset_name,
             "hand": c.hand.label,
@@ -208,10 +210,7 @@ class GameRecord:
             "riichi_sticks": before.riichi_sticks,
             "dealer": before.dealer,
             "dice": [v for throw in c.hand.throws for v in throw],
-            "breaker": setup.breaker,
-            "broken_wall": setup.broken_wall,
-            "dead_wall": [list(p) for p in setup.dead_wall],
-            "dora_indicators": [list(p) for p in setup.dora_indicators[: c.hand.dora_shown]],
+            **{key: walls[key] for key in STORED_WALLS},
             "result": result,
             "payments": list(outcome.payments),
             "scores": list(outcome.state.scores),
