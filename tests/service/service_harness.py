@@ -32,8 +32,9 @@ def wait_for(condition, what: str, timeout: float = TIMEOUT, interval: float = 0
 
 
 class RunningService(LoopThread):
-    def __init__(self, folder: Path, faults=None) -> None:
+    def __init__(self, folder: Path, faults=None, ruleset: str = "ema-2016") -> None:
         super().__init__(timeout=TIMEOUT)
+        self.ruleset = ruleset  # a preset's name or a rule set file
         self.socket = folder / "api.sock"
         self.database = folder / "state.db"
         self.client = Client(self.socket, timeout=TIMEOUT)
@@ -51,7 +52,8 @@ class RunningService(LoopThread):
         async def connect():
             return connect_in_process(loop, self.table)
 
-        self.controller = Controller(connect, R.load_ruleset("ema-2016"), store=self.store, ruleset_name="ema-2016", seed=3)
+        self.controller = Controller(connect, R.load_ruleset(self.ruleset), store=self.store, ruleset_name=self.ruleset,
+                                     seed=3)
         self.service = Service(self.controller, starting_dealer=0)
         self.server = ApiServer(self.socket, self.service)
         await self.server.start()

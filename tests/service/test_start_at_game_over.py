@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 
 import pytest
 
-from controller.store import Store
+from controller import service as service_module
+from controller.client import RequestError
+from controller.store import Store, StoreError
 
 from ..e2e.e2e_harness import REPO
 from .process_harness import RunProcess, cli, start_sim, status, stderr_of, write_config
-from .service_harness import wait_for
+from .service_harness import TIMEOUT, RunningService, wait_for
 
 SEED = 6
 BUST = {"kind": "ron", "discarder": 0, "winners": [{"seat": 1, "yakuman": 1}]}  # seat 0 ends below zero
@@ -120,3 +123,58 @@ def test_a_result_after_game_over_says_the_game_is_over_and_fails(table):
     assert other.returncode != 0 and "the game is over" in other.stderr, other.stderr
     resent = table.client.request("result", hand=1, result=BUST)  # a lost reply's resend is answered again
     assert resent == {"duplicate": True}
+
+
+@pytest.fixture
+def in_process(short_tmp):
+    """The service in process, one hand a game, its first game in play."""
+    service = RunningService(short_tmp, ruleset=bust_ruleset(short_tmp))
+    service.start()
+    try:
+        service.request("start")
+        service.wait_playing(1)
+        yield service
+    finally:
+        service.stop()
+
+
+def next_game_plays(service) -> None:
+    service.request("start")
+    assert service.wait_playing(1)["fault"] is None
+    assert [g["game"].status for g in service.stored()] == ["finished", "active"]
+
+
+def test_start_while_the_last_games_final_is_not_stored_is_refused_saying_why(in_process, monkeypatch):
+    """The store holds the final's write (a frozen disk): `start` waits a bounded time for
+    it, is refused with the reason, and once the final is stored, starts."""
+    monkeypatch.setattr(service_module, "FINAL_SHOWN_WITHIN", 0.3)
+    release, real = threading.Event(), in_process.store.finish_game
+    in_process.store.finish_game = lambda *args: release.wait(TIMEOUT) and real(*args)
+    in_process.request("result", hand=1, result=BUST)
+    wait_for(lambda: in_process.status()["state"] == "game_over", "game over")
+    with pytest.raises(RequestError) as refused:
+        in_process.request("start")
+    assert refused.value.code == "not_allowed"
+    assert "the last game's final standings are still being stored and shown" in refused.value.message
+    release.set()
+    next_game_plays(in_process)
+
+
+def test_start_while_the_final_is_refused_by_the_store_names_the_fault(in_process):
+    """The store refuses the final (a full disk): `start` at game over is refused naming
+    the fault, never started into a dead game; `retry` stores the final."""
+    real, refusals = in_process.store.finish_game, [StoreError("the disk is full")]
+
+    def finish_game(*args):
+        if refusals:
+            raise refusals.pop()
+        return real(*args)
+    in_process.store.finish_game = finish_game
+    in_process.request("result", hand=1, result=BUST)
+    wait_for(lambda: in_process.status()["fault_code"] is not None, "the store's fault")
+    with pytest.raises(RequestError) as refused:
+        in_process.request("start")
+    assert "stopped by its fault" in refused.value.message and "the disk is full" in refused.value.message
+    in_process.request("retry")
+    wait_for(lambda: in_process.status()["state"] == "game_over", "game over, its final stored")
+    next_game_plays(in_process)
