@@ -125,6 +125,8 @@ class Controller:
     # ------------------------------------------------------------------ game
     def check_start(self) -> None:
         """Refuse a new game unless the machine may start one, saying why."""
+        if self.fault is not None and self.fault.code == Code.GAME_STOPPED:  # at game over too: its end unshown
+            raise Refusal("not_allowed", f"{self.fault.describe()}: {remedy(self.fault.code)}")
         if self.sm.may_start_game():
             return
         if self.state is not None and not self.state.finished:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 
 from controller import rules as R
@@ -80,6 +81,10 @@ class Game:
     def final(self, rules: R.RuleSet) -> R.Standings:
         self.standings = R.final_standings(rules, self.state)
         return self.standings
+
+    def play(self, playing: Coroutine) -> None:
+        """Run the task that plays this game (and ends it)."""
+        self.task = asyncio.ensure_future(playing)
 
     # ---- asked by the next game ----
     async def ended(self, within: float) -> bool:

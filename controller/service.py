@@ -54,7 +54,7 @@ class Service:
             self._run_game()
 
     def _run_game(self) -> None:
-        self.controller.game.task = asyncio.ensure_future(self._play())
+        self.controller.game.play(self._play())
 
     async def _play(self) -> None:
         try:

@@ -178,3 +178,20 @@ def test_start_while_the_final_is_refused_by_the_store_names_the_fault(in_proces
     in_process.request("retry")
     wait_for(lambda: in_process.status()["state"] == "game_over", "game over, its final stored")
     next_game_plays(in_process)
+
+
+def test_a_game_whose_end_failed_is_abandoned_before_the_next_starts(in_process):
+    """A bug while the final is shown stops the game at game over (fault 304): `start`
+    says so, not into a dead game; after `abandon` the next game plays."""
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug in showing the standings")
+    in_process.controller.table.show_text = broken
+    in_process.request("result", hand=1, result=BUST)
+    wait_for(lambda: in_process.status()["fault_code"] == 304, "the game stopped")
+    with pytest.raises(RequestError) as refused:
+        in_process.request("start")
+    assert "internal error (RuntimeError: a bug in showing the standings)" in refused.value.message
+    assert "`mjtable abandon` it" in refused.value.message
+    del in_process.controller.table.show_text
+    in_process.request("abandon")
+    next_game_plays(in_process)
