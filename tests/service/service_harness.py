@@ -31,6 +31,17 @@ def wait_for(condition, what: str, timeout: float = TIMEOUT, interval: float = 0
     return processes.wait_for(condition, what, timeout, interval)
 
 
+def exchange(path: Path, *lines: bytes) -> list[dict]:
+    """Send raw lines on one connection to the control socket ``path`` in one write; the
+    replies, one per line."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(TIMEOUT)
+        sock.connect(str(path))
+        sock.sendall(b"".join(lines))
+        with sock.makefile("rb") as reader:
+            return [json.loads(reader.readline()) for _ in lines]
+
+
 class RunningService(LoopThread):
     def __init__(self, folder: Path, faults=None, ruleset: str = "ema-2016") -> None:
         super().__init__(timeout=TIMEOUT)
@@ -89,13 +100,7 @@ class RunningService(LoopThread):
         return status
 
     def exchange(self, *lines: bytes) -> list[dict]:
-        """Send raw lines on one connection in one write; the replies, one per line."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(TIMEOUT)
-            sock.connect(str(self.socket))
-            sock.sendall(b"".join(lines))
-            with sock.makefile("rb") as reader:
-                return [json.loads(reader.readline()) for _ in lines]
+        return exchange(self.socket, *lines)
 
     def stored(self) -> list[dict]:
         """Every game in the store with its hands, read through a connection of our own."""

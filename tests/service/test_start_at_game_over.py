@@ -5,7 +5,6 @@ with busting, and a yakuman that takes the discarder below zero."""
 from __future__ import annotations
 
 import json
-import socket
 import threading
 
 import pytest
@@ -16,7 +15,7 @@ from controller.store import Store, StoreError
 
 from ..e2e.e2e_harness import REPO
 from .process_harness import RunProcess, cli, start_sim, status, stderr_of, write_config
-from .service_harness import TIMEOUT, RunningService, wait_for
+from .service_harness import TIMEOUT, RunningService, exchange, wait_for
 
 SEED = 6
 BUST = {"kind": "ron", "discarder": 0, "winners": [{"seat": 1, "yakuman": 1}]}  # seat 0 ends below zero
@@ -41,16 +40,6 @@ def table(procs, short_tmp) -> RunProcess:
 
 def request_line(op: str, **args) -> bytes:
     return (json.dumps({"op": op, **args}) + "\n").encode()
-
-
-def in_one_write(path, *lines: bytes) -> list[dict]:
-    """Raw request lines sent on one connection in one write; the replies, one per line."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(30)
-        sock.connect(str(path))
-        sock.sendall(b"".join(lines))
-        with sock.makefile("rb") as reader:
-            return [json.loads(reader.readline()) for _ in lines]
 
 
 def hand_in_play(run: RunProcess, seq: int = 1) -> dict:
@@ -87,8 +76,7 @@ def test_pause_resume_and_start_in_one_write_at_game_over_plays_the_next_game(ta
     for game in range(5):
         hand_in_play(table)
         bust_and_wait_for_game_over(table)
-        replies = in_one_write(table.client.path, request_line("pause"), request_line("resume"),
-                               request_line("start"))
+        replies = exchange(table.client.path, request_line("pause"), request_line("resume"), request_line("start"))
         assert [r["ok"] for r in replies] == [True, True, True], replies
         hand_in_play(table)
     assert "Traceback" not in stderr_of(table.proc)
