@@ -7,6 +7,8 @@ operator verbs are checked against it. The work is done in rooms, one job each:
 - setup.py: the hand's setup steps, in the machine's order, and the background shuffle;
 - faults.py: the fault's one owner (`Faults`); every piece of table work through faults, pauses and watchdog stops;
 - displays.py: scores, round, lamps, wind marker, the centre's text;
+- game.py: the game itself (scores, hand, settled hands, standings, players, its task),
+  one object per game, which alone changes it;
 - game_record.py: the game in the store: resume, each hand settled, the final;
 - results.py: hand results as entered; snapshot.py: the status reply;
 - session_clock.py: a time-limited session's start and warning signals, its time left;
@@ -30,7 +32,7 @@ from controller.displays import Displays
 from controller.errors import Refusal
 from controller.faults import Faults, Refused, StoreFailed, TableWork, remedy
 from controller.game_record import GameRecord
-from controller.hand import Hand
+from controller.game import Game, OfTheGame
 from controller.machine import TableMachine
 from controller.players import Player, as_list, seat_players
 from controller.recovery import Recovery
@@ -51,6 +53,10 @@ log = logging.getLogger("mjtable.controller")
 
 
 class Controller:
+    # The game's own (controller/game.py), read here: only the Game changes them.
+    (state, hand, resume_at, game_id, settled, results_so_far, last_record, standings, players, seating,
+     place) = (OfTheGame() for _ in range(11))
+
     def __init__(self, table_connector, rules: R.RuleSet, *, store=None, settings: Settings | None = None,
                  ruleset_name: str | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
@@ -61,23 +67,11 @@ class Controller:
         self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
         self.store = store
         self.db = StoreThread(store) if store is not None else None  # every store call, off the loop
-        self.state: R.GameState | None = None
-        self.hand: Hand | None = None
-        self.resume_at = "preparing"  # where the hand in play carries on (the stored machine state)
-        self.game_id: int | None = None
-        # Hands settled in this game, chombo re-deals included (the rules do not count those
-        # as played): the seq of the hand in play is settled + 1, so every deal has its own.
-        self.settled = 0
-        self.results_so_far: list[dict] = []  # the results of the settled hands, by seq - 1
+        self.game = Game()  # none yet; its state is read through the attributes below
         self.waiting_for: str | None = None
-        self.standings: R.Standings | None = None
-        self.last_record: dict | None = None
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
         self.opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
-        self.players: dict[int, Player] = {}  # seat -> player; {} while anonymous
-        self.seating = "as-given"  # or "draw": the table drew the seats; "schedule": a tournament round's
-        self.place: RoundTable | None = None  # the round and table of a scheduled game
         self.background = Background()
         self.recovery = Recovery(self)
         self.faults = Faults(self)  # the one owner of the fault: others read `fault`
@@ -136,12 +130,17 @@ class Controller:
     # ------------------------------------------------------------------ game
     def check_start(self) -> None:
         """Refuse a new game unless the machine may start one, saying why."""
+        if self.fault is not None and self.fault.code == Code.GAME_STOPPED:  # at game over too: its end unshown
+            raise Refusal("not_allowed", f"{self.fault.describe()}: {remedy(self.fault.code)}")
         if self.sm.may_start_game():
             return
         if self.state is not None and not self.state.finished:
             raise Refusal("not_allowed", f"a game is running (state {self.sm.state}); abandon it first")
         if self.sm.is_motion_paused():
             raise Refusal("not_allowed", "the table is paused; `resume` first, then start")
+        if self.sm.is_motion_fault():  # the last game's end not stored yet, or a bug stopped it
+            raise Refusal("not_allowed", f"the table is stopped by its fault ({self.fault.describe()}): "
+                                         f"{remedy(self.fault.code)}")
         raise Refusal("not_allowed", f"the controller is still connecting to the table (state {self.sm.state}); "
                                      "try again when it is ready")
 
@@ -164,10 +163,11 @@ class Controller:
         seated = seat_players(players, self.rules.seats, seating, self._rng)
         state = R.new_game(self.rules, dealer=dealer)
         self.clock.begin(self.rules.time_limit if time_limit else None)
+        game_id = None
         if self.db is not None:  # first: a game the store refused is not started at all
             clock = self.clock.stored()  # with the (empty) hand: a game on the clock is one from the start
             try:
-                self.game_id = await self.db.call(
+                game_id = await self.db.call(
                     "new_game", self.ruleset_name, dataclasses.asdict(self.rules), state.to_dict(),
                     players={seat: p.to_dict() for seat, p in seated.items()}, seating=seating,
                     round=place.round if place else None, table=place.table if place else None,
@@ -176,12 +176,8 @@ class Controller:
                 raise Refusal("store_failed", f"{exc}; no game was started") from None
         if seating == "draw":
             log.info("seats drawn: %s", ", ".join(f"seat {s} {p.name}" for s, p in seated.items()))
-        self.players, self.seating, self.place = seated, seating, place
-        self.state = state
-        self.settled = 0
-        self.results_so_far, self.results.stored = [], None
-        self.hand = None
-        self.standings = None
+        self.game = Game(state=state, game_id=game_id, players=seated, seating=seating, place=place)
+        self.results.stored = None
         self.trigger("start_game")
         clock = self.clock.status()
         self.publish("game_started", dealer=dealer, seating=seating, players=as_list(seated),
@@ -198,9 +194,7 @@ class Controller:
         return await self.record.finish()
 
     async def _play_hand(self) -> None:
-        if self.hand is None or self.hand.seq != self.settled + 1:
-            self.hand = Hand(seq=self.settled + 1, label=R.hand_label(self.state))
-            self.resume_at = "preparing"
+        self.game.hand_to_play()
         await self.hand_setup.walk(self.resume_at)
         await self.work.run(self.displays.show_hand)
         await self.advance("done")  # playing
@@ -326,7 +320,7 @@ class Controller:
             raise Refusal("not_allowed", f"there is no game to abandon now (state {self.sm.state})")
         written = self.record.abandon()
         self.results.cancel()
-        self.state, self.hand, self.game_id = None, None, None
+        self.game = Game()  # no game: nothing of it shows (status, the next game)
         self.work.let_go()
         self.clock.begin(None)
         self.hand_setup.cancel_background_shuffle()

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING
 from controller import rules as R
 from controller.errors import Refusal
 from controller.faults import StoreFailed
-from controller.hand import Hand
+from controller.hand import STORED_WALLS
+from controller.game import Game
 from controller.players import Player
 from controller.replay import disagreement
-from controller.schedule import RoundTable
 from controller.time_limit import STORED_KEY
 from controller.store import StoreError
 
@@ -84,19 +84,12 @@ class GameRecord:
 
     def restore(self, stored) -> None:
         c = self.c
-        game, hands, c.players = stored
-        c.seating = game.seating
-        c.place = RoundTable(game.round, game.table) if game.round is not None else None
-        c.game_id = game.id
-        c.state = R.GameState.from_dict(game.state)
-        c.settled = len(hands)
-        c.results_so_far = [h["result"] for h in hands]
+        game, hands, players = stored
         stored_hand = dict(game.hand)
         clock = stored_hand.pop(STORED_KEY, None)  # a time-limited game's signals
-        if stored_hand:
-            c.hand, c.resume_at = Hand.from_stored(stored_hand, game.step)
+        c.game = Game.from_store(game, hands, players, stored_hand)
         if c.clock.restore(clock, c.state.finished):
-            c.state = dataclasses.replace(c.state, finished=True)  # the hands after the warning are played
+            c.game.end_now()  # the hands after the warning are played
         if c.state.finished:
             # Killed between the last hand and the game's end: play() only records the end,
             # and the machine has no way from a game state to game_over but settling a hand.
@@ -109,7 +102,7 @@ class GameRecord:
         """Where the machine is, with the hand: a failure shows in status (`store_error`)."""
         c = self.c
         if c.db is not None and c.game_id is not None and c.sm.resumable():
-            c.resume_at = c.sm.game
+            c.game.carry_on_at(c.sm.game)
             c.db.submit("save_step", c.game_id, c.sm.game, {**c.hand.to_dict(), **c.clock.stored()})
 
     def save_clock(self) -> None:
@@ -133,11 +126,8 @@ class GameRecord:
                 "commit_hand", c.game_id, c.hand.seq, record, outcome.state.to_dict()):
             await self._adopt_stored_hand()
             return
-        c.state = outcome.state
-        c.settled = c.hand.seq
-        c.results_so_far.append(result)
+        c.game.settle(outcome.state, result, record)
         c.results.hand_stored(c.hand.seq)
-        c.last_record = record
         game_over = self._game_over(outcome.game_over)
         c.publish("hand_ended", record=record)
         await c.work.run(c.displays.show_scores)
@@ -182,10 +172,7 @@ class GameRecord:
         game, hands = await c.db.call("active_game"), await c.db.call("hands", c.game_id)
         log.error("hand %d of game %d was in the state database already; going on from the stored game",
                   c.hand.seq, c.game_id)
-        c.state = R.GameState.from_dict(game.state)
-        c.settled = len(hands)
-        c.results_so_far = [h["result"] for h in hands]
-        c.last_record = hands[-1]
+        c.game.adopt(R.GameState.from_dict(game.state), hands)
         c.results.hand_stored(c.hand.seq)
         c.publish("hand_ended", record=c.last_record)
         await c.work.run(c.displays.show_scores)
@@ -196,12 +183,14 @@ class GameRecord:
         (the state kept in the store stays the rules', which its hands replay to)."""
         c = self.c
         if not by_rules and c.clock.over():
-            c.state, c.clock.ended = dataclasses.replace(c.state, finished=True), True
+            c.game.end_now()
+            c.clock.ended = True
             return True
         return by_rules
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
         c = self.c
+        walls = c.hand.walls(c.rules, setup)
         return {
             "ruleset": c.ruleset_name,
             "hand": c.hand.label,
@@ -209,10 +198,7 @@ class GameRecord:
             "riichi_sticks": before.riichi_sticks,
             "dealer": before.dealer,
             "dice": [v for throw in c.hand.throws for v in throw],
-            "breaker": setup.breaker,
-            "broken_wall": setup.broken_wall,
-            "dead_wall": [list(p) for p in setup.dead_wall],
-            "dora_indicators": [list(p) for p in setup.dora_indicators[: c.hand.dora_shown]],
+            **{key: walls[key] for key in STORED_WALLS},
             "result": result,
             "payments": list(outcome.payments),
             "scores": list(outcome.state.scores),
@@ -221,23 +207,24 @@ class GameRecord:
 
     # ---- the end ----
     async def finish(self) -> R.Standings:
-        c = self.c
-        c.standings = R.final_standings(c.rules, c.state)
-        final = {"final": True, "scores": list(c.standings.scores),
-                 "final_scores": list(c.standings.final_scores), "ranks": list(c.standings.ranks),
+        """Store the final standings, then show them; the next game waits for both."""
+        c, game = self.c, self.c.game
+        standings = game.final(c.rules)
+        final = {"final": True, "scores": list(standings.scores),
+                 "final_scores": list(standings.final_scores), "ranks": list(standings.ranks),
                  **({"ended": "time"} if c.clock.ended else {})}
         if c.db is not None:
-            await self.until_stored("finish_game", c.game_id, final)
-        totals = await c.sessions.after_game(c.game_id) if c.game_id is not None else []
+            await self.until_stored("finish_game", game.game_id, final)
+        totals = await c.sessions.after_game(game.game_id) if game.game_id is not None else []
 
         async def show_final():
-            await c.displays.show_scores(c.standings.final_scores)
-            await c.table.show_text(standings_text(c.standings.ranks, c.players))
+            await c.displays.show_scores(standings.final_scores)
+            await c.table.show_text(standings_text(standings.ranks, game.players))
             for seats, text in totals:  # the session's running totals, when it shows them
                 await c.table.show_text(text, seats=seats)
         await c.work.run(show_final)
         c.publish("game_over", **final)
-        return c.standings
+        return standings
 
     def abandon(self) -> Future | None:
         """Record the game given up; the write before any later one (one thread, in order)."""

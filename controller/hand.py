@@ -7,10 +7,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.machine import RESUME_POINTS
+from controller.rules import HandSetup, RuleSet, clockwise
 
 # Databases written before the machine state was the resume point kept a phase in the
 # hand and free-form steps: each phase resumes at the first state it had not finished.
 _RESUME_OF_PHASE = {"setup": "preparing", "raising": "raising", "raised": "rolling", "playing": "playing"}
+# What a hand's stored record (the journal) keeps of its walls: the rest follows from the rules.
+STORED_WALLS = ("breaker", "broken_wall", "dead_wall", "dora_indicators")
 
 
 @dataclass
@@ -25,6 +28,16 @@ class Hand:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)  # a copy: the store's thread writes it later
+
+    def walls(self, rules: RuleSet, setup: HandSetup) -> dict[str, Any]:
+        """Where this hand's walls are broken, its dead wall and its live wall lie, with the
+        dora indicators shown so far: the status's `walls` (docs/API.md "Wall positions");
+        the hand's stored record keeps `STORED_WALLS` of it."""
+        return {"stacks_per_side": list(rules.stacks_per_side), "breaker": setup.breaker,
+                "broken_wall": setup.broken_wall, "break_after": list(setup.break_after),
+                "dead_wall": [list(p) for p in setup.dead_wall],
+                "dora_indicators": [list(p) for p in setup.dora_indicators[:self.dora_shown]],
+                "live_start": list(clockwise(rules, setup.break_after, 1))}
 
     @classmethod
     def from_stored(cls, data: dict[str, Any], step: str) -> tuple["Hand", str]:

@@ -70,8 +70,15 @@ async def _status(service) -> dict:
 
 async def _start(service, ruleset: str | None = None, dealer: int | str | None = None, players: list | None = None,
                  seating: str | None = None, round: int | None = None, time_limit: bool = False) -> dict:
+    async with service.starting:  # one start at a time: the next finds the first's game running
+        return await _start_game(service, ruleset, dealer, players, seating, round, time_limit)
+
+
+async def _start_game(service, ruleset, dealer, players, seating, round, time_limit) -> dict:
     c = service.controller
     c.check_start()
+    await service.last_game_ended()
+    c.check_start()  # as the last game left the table
     service.maintenance.refuse_game()
     if ruleset is None:
         rules = c.default_rules  # the config's, even after a game that named another
@@ -166,8 +173,10 @@ async def _retry(service) -> None:
 
 
 async def _abandon(service) -> None:
+    task = service.controller.game.task  # the abandoned game's: abandon replaces the game
     recorded = service.controller.abandon()  # refuses (changing nothing) when there is nothing to abandon now
-    service.cancel_game()
+    if task is not None:
+        task.cancel()
     await recorded  # ok once the store has it
 
 

@@ -102,6 +102,9 @@ class Results:
         result for a hand already taken is refused (``conflict``) with the one kept."""
         c = self.c
         duplicate = self.taken(seq)
+        if self._after_game_over(seq, result):
+            raise Refusal("not_allowed", f"the game is over (after hand {c.settled}): no hand waits for a result; "
+                                         f"nothing changed; `mjtable start` begins the next game")
         if not duplicate:
             self.submit(seq, result)
         if seq > c.settled:  # taken, not stored yet
@@ -114,6 +117,14 @@ class Results:
             raise Refusal("conflict", f"hand {seq} already has another result, kept: "
                                       f"{json.dumps(kept)}; nothing changed", kept=kept)
         return {"duplicate": duplicate}
+
+    def _after_game_over(self, seq: int, result: dict) -> bool:
+        """A result sent once the game is over, but for a resend of one of its hands' (a
+        lost reply's, answered as a duplicate again)."""
+        c = self.c
+        if c.state is None or not c.state.finished:
+            return False
+        return not (1 <= seq <= c.settled and _same_result(result, c.results_so_far[seq - 1]))
 
 
 def _same_result(sent: dict, kept: dict) -> bool:

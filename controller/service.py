@@ -23,6 +23,9 @@ from controller.ops import BY_NAME
 
 log = logging.getLogger("mjtable.service")
 
+# A game over stores its final, then shows it: `start` waits this long for that, then says why not.
+FINAL_SHOWN_WITHIN = 5.0  # well within a client's patience (`mjtable`: 10 s)
+
 
 class Service:
     def __init__(self, controller: Controller, *, starting_dealer: int | str = 0, rulesets: Path | None = None,
@@ -31,7 +34,7 @@ class Service:
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self.table_number = table_number  # in a tournament's schedule (table.number); None: not in one
-        self._game: asyncio.Task | None = None
+        self.starting = asyncio.Lock()  # one start at a time: the next finds the first's game running
         self.maintenance = maintenance or Maintenance(controller)  # the wiring's (controller/assembly.py)
         controller.subscribe(self._on_event)
 
@@ -44,7 +47,7 @@ class Service:
             self.run_game()
 
     def run_game(self) -> None:
-        self._game = asyncio.ensure_future(self._play())
+        self.controller.game.play(self._play())
 
     async def _play(self) -> None:
         try:
@@ -67,11 +70,15 @@ class Service:
 
     @property
     def game_task(self) -> asyncio.Task | None:
-        return self._game
+        return self.controller.game.task
 
-    def cancel_game(self) -> None:
-        if self._game is not None and not self._game.done():
-            self._game.cancel()
+    async def last_game_ended(self) -> None:
+        """At game over the last game's task is still storing and showing its final: the
+        next game begins once it is done, or is refused, saying why, if that takes too long."""
+        if not await self.controller.game.ended(FINAL_SHOWN_WITHIN):
+            raise Refusal("not_allowed", f"the last game's final standings are still being stored and shown "
+                                         f"(more than {FINAL_SHOWN_WITHIN:g} s so far); `mjtable status` shows "
+                                         f"why, then start again")
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():

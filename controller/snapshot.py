@@ -41,7 +41,7 @@ def snapshot(c: "Controller") -> dict[str, Any]:
         out["hand_in_play"] = {"seq": c.hand.seq, "label": c.hand.label, "riichi": c.hand.riichi,
                                "dice": [v for t in c.hand.throws for v in t], "kans": c.hand.kans}
         if len(c.hand.throws) == c.rules.dice.throws:
-            out["walls"] = _walls(c)
+            out["walls"] = c.hand.walls(c.rules, c.setup())
     if c.last_record is not None:
         out["last_result"] = c.last_record
     if c.standings is not None:
@@ -69,15 +69,6 @@ def _waiting_for(c: "Controller") -> str | None:
     if c.sm.is_motion_paused() and c.waiting_for != "result":
         return "resume"
     return c.waiting_for
-
-
-def _walls(c: "Controller") -> dict[str, Any]:
-    setup = c.setup()
-    return {"stacks_per_side": list(c.rules.stacks_per_side), "breaker": setup.breaker,
-            "broken_wall": setup.broken_wall, "break_after": list(setup.break_after),
-            "dead_wall": [list(p) for p in setup.dead_wall],
-            "dora_indicators": [list(p) for p in setup.dora_indicators[:c.hand.dora_shown]],
-            "live_start": list(R.clockwise(c.rules, setup.break_after, 1))}
 
 
 def _stats_dict(stats) -> dict[str, Any]:

@@ -196,7 +196,10 @@ def _result_object(args: argparse.Namespace) -> dict:
 
 
 def _hand_in_play(client: Client) -> int:
-    hand = client.request("status").get("hand_in_play") or {}
+    status = client.request("status")
+    if status["state"] == "game_over":  # its last hand is shown still, but its result is in
+        raise CommandError("the game is over: no hand waits for a result; `mjtable start` begins the next game")
+    hand = status.get("hand_in_play") or {}
     if not isinstance(hand.get("seq"), int):
         raise CommandError("no hand is in play, so there is no result to enter")
     return hand["seq"]

@@ -14,7 +14,7 @@ def _declare_when_poor(seat: int, outcome: dict):
     """In the first hand: leave `seat` with 900 points, then declare riichi for it."""
     def attach(controller, table):
         async def declare():
-            controller.state = dataclasses.replace(
+            controller.game.state = dataclasses.replace(
                 controller.state, scores=tuple(900 if s == seat else v for s, v in enumerate(controller.state.scores)))
             try:
                 await controller.declare_riichi(seat)

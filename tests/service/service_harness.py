@@ -31,9 +31,21 @@ def wait_for(condition, what: str, timeout: float = TIMEOUT, interval: float = 0
     return processes.wait_for(condition, what, timeout, interval)
 
 
+def exchange(path: Path, *lines: bytes) -> list[dict]:
+    """Send raw lines on one connection to the control socket ``path`` in one write; the
+    replies, one per line."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(TIMEOUT)
+        sock.connect(str(path))
+        sock.sendall(b"".join(lines))
+        with sock.makefile("rb") as reader:
+            return [json.loads(reader.readline()) for _ in lines]
+
+
 class RunningService(LoopThread):
-    def __init__(self, folder: Path, faults=None) -> None:
+    def __init__(self, folder: Path, faults=None, ruleset: str = "ema-2016") -> None:
         super().__init__(timeout=TIMEOUT)
+        self.ruleset = ruleset  # a preset's name or a rule set file
         self.socket = folder / "api.sock"
         self.database = folder / "state.db"
         self.client = Client(self.socket, timeout=TIMEOUT)
@@ -51,7 +63,8 @@ class RunningService(LoopThread):
         async def connect():
             return connect_in_process(loop, self.table)
 
-        self.controller = Controller(connect, R.load_ruleset("ema-2016"), store=self.store, ruleset_name="ema-2016", seed=3)
+        self.controller = Controller(connect, R.load_ruleset(self.ruleset), store=self.store, ruleset_name=self.ruleset,
+                                     seed=3)
         self.service = Service(self.controller, starting_dealer=0)
         self.server = ApiServer(self.socket, self.service)
         await self.server.start()
@@ -87,13 +100,7 @@ class RunningService(LoopThread):
         return status
 
     def exchange(self, *lines: bytes) -> list[dict]:
-        """Send raw lines on one connection in one write; the replies, one per line."""
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(TIMEOUT)
-            sock.connect(str(self.socket))
-            sock.sendall(b"".join(lines))
-            with sock.makefile("rb") as reader:
-                return [json.loads(reader.readline()) for _ in lines]
+        return exchange(self.socket, *lines)
 
     def stored(self) -> list[dict]:
         """Every game in the store with its hands, read through a connection of our own."""
