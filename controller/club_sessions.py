@@ -12,16 +12,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from controller.errors import Refusal
 from controller.session_totals import PlayerTotal, counts, player_key, running_totals
 from controller.store import Game, Session, StoreError
 from controller.store_thread import kept_database
 from controller.table import TableError
-
-if TYPE_CHECKING:
-    from controller.controller import Controller
 
 log = logging.getLogger("mjtable.sessions")
 
@@ -94,12 +90,15 @@ def display_texts(totals: Sequence[PlayerTotal], players: Mapping[int, Mapping],
 
 
 class ClubSessions:
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
+    """Handed what it uses: the store's writer (None without a store), the table facade, the
+    machine (between games?), and the controller's publish and subscribe."""
+
+    def __init__(self, db, table, sm, publish: Callable[..., None], subscribe) -> None:
+        self.db, self.table, self.sm, self.publish = db, table, sm, publish
         self.open: Session | None = None
         self.games = 0  # the games started in the open session
         self._changing = asyncio.Lock()  # one start or end at a time: the check, then the write
-        controller.subscribe(self._on_event)
+        subscribe(self._on_event)
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "game_started" and self.open is not None:
@@ -107,9 +106,9 @@ class ClubSessions:
 
     async def load(self) -> None:
         """The open session, as the store has it (at start-up)."""
-        if self.c.db is not None:
-            self.open = await self.c.db.call("open_session")
-            self.games = len(await self.c.db.call("games", session_id=self.open.id)) if self.open else 0
+        if self.db is not None:
+            self.open = await self.db.call("open_session")
+            self.games = len(await self.db.call("games", session_id=self.open.id)) if self.open else 0
 
     def status(self) -> dict | None:
         """`status`'s ``session``: the open session, or None."""
@@ -129,7 +128,7 @@ class ClubSessions:
             self.open, self.games = session, 0
         log.info("session %d%s started%s", session.id, _called(session),
                  "; the totals show on the table after each game" if show_totals else "")
-        self.c.publish("session_started", session=self.status())
+        self.publish("session_started", session=self.status())
         return {"session": self.status()}
 
     async def end(self) -> dict:
@@ -140,7 +139,7 @@ class ClubSessions:
             session = await self._write("end_session")
             self.open, self.games = None, 0
         log.info("session %d%s ended", session.id, _called(session))
-        self.c.publish("session_ended", session={**_session_fields(session), "ended_at": session.ended_at})
+        self.publish("session_ended", session={**_session_fields(session), "ended_at": session.ended_at})
         return session_report(session, await session_games(db.call, session.id))
 
     async def show(self, session: int | None = None, on_table: bool = False) -> dict:
@@ -160,7 +159,7 @@ class ClubSessions:
         """What to show after game ``game_id``'s final standings: each seated player's
         running total, when its session shows totals; [] otherwise. A store that cannot
         be read costs the courtesy, not the game's end."""
-        db = self.c.db
+        db = self.db
         if db is None:
             return []
         try:
@@ -174,14 +173,13 @@ class ClubSessions:
         return self._texts(games, next(players for g, players in games if g.id == game_id))
 
     def _texts(self, games: SessionGames, players: Mapping[int, dict]) -> list[Display]:
-        return display_texts(totals_of(games), players, self.c.table.capabilities.seat_displays)
+        return display_texts(totals_of(games), players, self.table.capabilities.seat_displays)
 
     def _check_displays(self) -> None:
-        c = self.c
-        if not c.sm.between_games():
-            raise Refusal("not_allowed", f"the displays show the game in play (state {c.sm.state}); "
+        if not self.sm.between_games():
+            raise Refusal("not_allowed", f"the displays show the game in play (state {self.sm.state}); "
                                          f"show the totals between games")
-        if not c.table.connected or c.table.capabilities is None:
+        if not self.table.connected or self.table.capabilities is None:
             raise Refusal("not_allowed", "the table is not connected")
 
     async def _show_now(self, session: Session, games: SessionGames) -> None:
@@ -192,13 +190,13 @@ class ClubSessions:
                                          f"no totals to show")
         try:
             for seats, text in self._texts(games, seated[0]):
-                await self.c.table.show_text(text, seats=seats)
+                await self.table.show_text(text, seats=seats)
         except TableError as exc:
             raise Refusal("not_allowed", f"the table: {exc}") from None
 
     # ---- the store ----
     def _db(self):
-        return kept_database(self.c.db, "no sessions")
+        return kept_database(self.db, "no sessions")
 
     async def _write(self, method: str, *args, **kwargs):
         try:

@@ -32,7 +32,7 @@ from controller.displays import Displays
 from controller.errors import Refusal
 from controller.faults import Faults, Refused, StoreFailed, TableWork, remedy
 from controller.game_record import GameRecord
-from controller.game import Game, OfTheGame
+from controller.game import Game, InPlay, OfTheGame
 from controller.machine import TableMachine
 from controller.players import Player, as_list, seat_players
 from controller.recovery import Recovery
@@ -62,31 +62,39 @@ class Controller:
         self.settings = settings or Settings()
         self.table = Table(table_connector, on_event=lambda event: self.news.on_event(event),
                            operation_limits=self.settings.operation_limits())
-        self.rules = rules
-        self.ruleset_name = ruleset_name or rules.name
+        self.in_play = InPlay(rules, ruleset_name or rules.name)
         self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
         self.store = store
         self.db = StoreThread(store) if store is not None else None  # every store call, off the loop
-        self.game = Game()  # none yet; its state is read through the attributes below
-        self.waiting_for: str | None = None
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
         self.opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
         self.background = Background()
+        self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active,
+                               awaits_start=lambda: self.clock.awaits_start())
         self.recovery = Recovery(self)
         self.faults = Faults(self)  # the one owner of the fault: others read `fault`
         self.work = TableWork(self)
         self.displays = Displays(self)
         self.record = GameRecord(self)
-        self.results = Results(self)
+        self.results = Results(self.in_play, self.sm)
         self.hand_setup = Setup(self)
         self.news = TableNews(self)
         self.sticks = StickCheck(self.table, self.publish)  # protocol 1.1: the trays against the ledger
-        self.reminders = Reminders(self, self.settings.maintenance, self.settings.service_file)
-        self.sessions = ClubSessions(self)  # club nights: the open session, the running totals
+        self.reminders = Reminders(self.table, self.db, self.publish, self.background.spawn,
+                                   self.settings.maintenance, self.settings.service_file)
+        self.subscribe(self.reminders.on_event)
         self.clock = SessionClock(self)
-        self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active,
-                               awaits_start=self.clock.awaits_start)
+        # club nights: the open session, the running totals
+        self.sessions = ClubSessions(self.db, self.table, self.sm, self.publish, self.subscribe)
+
+    # What is in play (controller/game.py's InPlay), read and replaced here; rooms hold `in_play`.
+    game = property(lambda self: self.in_play.game, lambda self, game: setattr(self.in_play, "game", game))
+    rules = property(lambda self: self.in_play.rules, lambda self, rules: setattr(self.in_play, "rules", rules))
+    ruleset_name = property(lambda self: self.in_play.ruleset_name,
+                            lambda self, name: setattr(self.in_play, "ruleset_name", name))
+    waiting_for = property(lambda self: self.in_play.waiting_for,
+                           lambda self, what: setattr(self.in_play, "waiting_for", what))
 
     @property
     def fault(self) -> Fault | Refused | StoreFailed | None:
@@ -204,7 +212,7 @@ class Controller:
         await self.record.settle(result)
 
     def setup(self) -> R.HandSetup:
-        return R.setup_hand(self.rules, self.state.dealer, self.hand.throws)
+        return self.in_play.setup()
 
     def save_step(self) -> None:
         self.record.save_step()

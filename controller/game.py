@@ -96,6 +96,22 @@ class Game:
         return bool(done)
 
 
+class InPlay:
+    """What is in play at the table: the game (a new `Game` for each) and the rule set it is
+    played by, and what it waits for. The rooms are handed this, never the Controller:
+    they read the game; the Controller alone replaces it, and the game's own methods
+    change it."""
+
+    def __init__(self, rules: R.RuleSet, ruleset_name: str) -> None:
+        self.game = Game()  # none yet
+        self.rules, self.ruleset_name = rules, ruleset_name
+        self.waiting_for: str | None = None  # what the hand in play waits for: a result, a shuffle, ...
+
+    def setup(self) -> R.HandSetup:
+        """The hand in play's walls, break and dead wall, from its dice."""
+        return R.setup_hand(self.rules, self.game.state.dealer, self.game.hand.throws)
+
+
 class OfTheGame:
     """An attribute of the Controller that reads the game's own (`Controller.game`):
     only the game changes it, so setting it on the Controller is an error."""
@@ -104,7 +120,7 @@ class OfTheGame:
         self.name = name
 
     def __get__(self, controller, owner=None):
-        return self if controller is None else getattr(controller.game, self.name)
+        return self if controller is None else getattr(controller.in_play.game, self.name)
 
     def __set__(self, controller, value) -> None:
         raise AttributeError(f"{self.name} is the game's own: a new game is a new Game, changed by its methods")

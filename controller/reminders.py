@@ -18,14 +18,11 @@ import json
 import logging
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller.intervals import COUNTERS, TABLE_COUNTERS, Interval
 from controller.store import StoreError
 from controller.table import TableError
-
-if TYPE_CHECKING:
-    from controller.controller import Controller
 
 log = logging.getLogger("mjtable.maintenance")
 
@@ -63,22 +60,25 @@ def due(intervals: dict[str, Interval], now: dict[str, float], at_service: dict[
 
 
 class Reminders:
-    def __init__(self, controller: "Controller", intervals: dict[str, Interval], service_file: Path | None) -> None:
-        self.c = controller
+    """Handed what it uses: the table facade, the store's writer (or None), a publish
+    function and a spawner of background tasks; its caller subscribes `on_event`."""
+
+    def __init__(self, table, db, publish, spawn, intervals: dict[str, Interval], service_file: Path | None) -> None:
+        self.table, self.db, self.publish, self.spawn = table, db, publish, spawn
         self.intervals = intervals
         self.file = service_file
         self.at_service: dict[str, float] = _load(service_file)
         self.now: dict[str, float] = {}
         self._due: list[dict[str, Any]] = []
-        if intervals:
-            controller.subscribe(self._on_event)
 
     def due(self) -> list[dict[str, Any]]:
         return self._due
 
-    def _on_event(self, event: dict) -> None:
+    def on_event(self, event: dict) -> None:
+        if not self.intervals:
+            return
         if event["event"] in REFRESH_ON or (event["event"] == "state" and event["state"] == "idle"):
-            self.c.background.spawn(self.refresh(), "maintenance reminders")
+            self.spawn(self.refresh(), "maintenance reminders")
 
     async def refresh(self) -> None:
         self.now = {**self.now, **await self._read()}
@@ -103,20 +103,20 @@ class Reminders:
                 if reminder["due"] and reminder["task"] not in due_before:
                     log.warning("maintenance due: %s (%s %s since the last service, every %d)", reminder["task"],
                                 reminder["since"], reminder["counter"], reminder["every"])
-            self.c.publish("maintenance_due", due=self._due)
+            self.publish("maintenance_due", due=self._due)
 
     async def _read(self) -> dict[str, float]:
         """What can be read now; a table or store that cannot answer is read next time."""
-        table, counters, totals = self.c.table, None, None
+        table, counters, totals = self.table, None, None
         if table.connected and table.capabilities is not None and table.capabilities.counters \
                 and any(i.counter in TABLE_COUNTERS for i in self.intervals.values()):
             try:
                 counters = await table.get_counters()
             except TableError as exc:
                 log.debug("maintenance reminders: the table's counters: %s", exc)
-        if self.c.db is not None:
+        if self.db is not None:
             try:
-                totals = await self.c.db.call("counts")
+                totals = await self.db.call("counts")
             except StoreError:
                 pass  # logged by the store's thread
         return readings(counters, totals)

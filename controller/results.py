@@ -4,41 +4,38 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import TYPE_CHECKING
 
 from controller import rules as R
 from controller.errors import Refusal
-
-if TYPE_CHECKING:
-    from controller.controller import Controller
+from controller.game import InPlay
 
 
 class Results:
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
+    """Handed what it uses: what is in play (the game and its rules) and the machine."""
+
+    def __init__(self, play: InPlay, sm) -> None:
+        self.play, self.sm = play, sm
         self.waiting: asyncio.Future | None = None
         # From taking a result until its hand is stored: resolved then, or failed with store_failed.
         self.stored: asyncio.Future | None = None
 
     async def wait(self) -> dict:
-        c = self.c
         self.waiting = asyncio.get_running_loop().create_future()
-        c.waiting_for = "result"
+        self.play.waiting_for = "result"
         try:
             return await self.waiting
         finally:
             self.waiting = None
-            c.waiting_for = None
+            self.play.waiting_for = None
 
     def submit(self, seq: int, result: dict) -> dict:
         """Take a hand result; a result for a hand already taken is a no-op (``duplicate``).
         The result is stored a moment later: `enter` answers once it is."""
-        c = self.c
         if self.taken(seq):
             return {"duplicate": True}
         # Paused too: settling stores the hand and shows scores, which moves nothing.
-        if not c.sm.takes_result() or self.waiting is None or self.waiting.done():
-            raise Refusal("not_allowed", f"no hand is waiting for a result (state {c.sm.state})")
+        if not self.sm.takes_result() or self.waiting is None or self.waiting.done():
+            raise Refusal("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
         result = self.checked(seq, result)
         self.waiting.set_result(result)
         self.await_store()
@@ -47,35 +44,35 @@ class Results:
     def checked(self, seq: int, result: dict) -> dict:
         """The result for the hand in play as the rules take it (riichi left out: the hand's
         declarations), or Refusal with the rules' reason."""
-        c = self.c
-        if seq != c.hand.seq:
-            raise Refusal("wrong_hand", f"result is for hand {seq}, the hand in play is {c.hand.seq}")
+        g, rules = self.play.game, self.play.rules
+        if seq != g.hand.seq:
+            raise Refusal("wrong_hand", f"result is for hand {seq}, the hand in play is {g.hand.seq}")
         result = dict(result)
-        result.setdefault("riichi", list(c.hand.riichi)) if result.get("kind") != "chombo" else None
+        result.setdefault("riichi", list(g.hand.riichi)) if result.get("kind") != "chombo" else None
         try:
-            R.validate_result(c.rules, c.state, result)
+            R.validate_result(rules, g.state, result)
         except R.ResultError as exc:
             raise Refusal("invalid_result", str(exc)) from None
         return result
 
     def preview(self, seq: int, result: dict) -> dict:
         """What the result would give (payments, scores), applying nothing."""
-        c = self.c
-        if c.hand is None or c.hand.seq <= c.settled:
-            raise Refusal("not_allowed", f"no hand is waiting for a result (state {c.sm.state})")
+        g, rules = self.play.game, self.play.rules
+        if g.hand is None or g.hand.seq <= g.settled:
+            raise Refusal("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
         if self.taken(seq):
             raise Refusal("not_allowed", f"hand {seq} has its result already")
         result = self.checked(seq, result)
-        outcome = R.apply_result(c.rules, c.state, result)
+        outcome = R.apply_result(rules, g.state, result)
         return {"result": result, "payments": list(outcome.payments), "scores": list(outcome.state.scores),
                 "riichi_sticks_after": outcome.riichi_sticks_after, "game_over": outcome.game_over}
 
     def taken(self, seq: int) -> bool:
         """Hand ``seq`` of this game has its result: settled, or taken and being stored."""
-        c = self.c
-        if c.state is None or seq < 1:  # hands count from 1
+        g = self.play.game
+        if g.state is None or seq < 1:  # hands count from 1
             return False
-        return seq <= c.settled or (self.stored is not None and not self.stored.cancelled() and seq == c.hand.seq)
+        return seq <= g.settled or (self.stored is not None and not self.stored.cancelled() and seq == g.hand.seq)
 
     def await_store(self) -> None:
         """From now until the hand is stored, a result for it waits for the store."""
@@ -100,19 +97,19 @@ class Results:
     async def enter(self, seq: int, result: dict) -> dict:
         """Like `submit`, but answer only once the hand is in the store. A different
         result for a hand already taken is refused (``conflict``) with the one kept."""
-        c = self.c
+        g = self.play.game
         duplicate = self.taken(seq)
         if self._after_game_over(seq, result):
-            raise Refusal("not_allowed", f"the game is over (after hand {c.settled}): no hand waits for a result; "
+            raise Refusal("not_allowed", f"the game is over (after hand {g.settled}): no hand waits for a result; "
                                          f"nothing changed; `mjtable start` begins the next game")
         if not duplicate:
             self.submit(seq, result)
-        if seq > c.settled:  # taken, not stored yet
+        if seq > g.settled:  # taken, not stored yet
             try:
                 await asyncio.shield(self.stored)
             except asyncio.CancelledError:
                 raise Refusal("not_allowed", "the game was abandoned before the result was stored") from None
-        kept = c.results_so_far[seq - 1]
+        kept = g.results_so_far[seq - 1]
         if not _same_result(result, kept):  # the store had another one (see GameRecord.adopt_stored_hand)
             raise Refusal("conflict", f"hand {seq} already has another result, kept: "
                                       f"{json.dumps(kept)}; nothing changed", kept=kept)
@@ -121,10 +118,10 @@ class Results:
     def _after_game_over(self, seq: int, result: dict) -> bool:
         """A result sent once the game is over, but for a resend of one of its hands' (a
         lost reply's, answered as a duplicate again)."""
-        c = self.c
-        if c.state is None or not c.state.finished:
+        g = self.play.game
+        if g.state is None or not g.state.finished:
             return False
-        return not (1 <= seq <= c.settled and _same_result(result, c.results_so_far[seq - 1]))
+        return not (1 <= seq <= g.settled and _same_result(result, g.results_so_far[seq - 1]))
 
 
 def _same_result(sent: dict, kept: dict) -> bool:
