@@ -1,0 +1,42 @@
+"""Tables that misbehave on the line, through `mjtable run` and the client commands: each
+becomes a described fault in time, the operator's commands answer clearly, and the log
+stays readable. The tables are the simulator with its logic broken (misbehaving_table.py)."""
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import select
+from pathlib import Path
+
+from .e2e_harness import WAIT_TIMEOUT, Client, mjtable, stderr_of, wait_for, write_table_config
+
+PEER = Path(__file__).with_name("misbehaving_table.py")
+
+
+def misbehaving(procs, variant: str, profile: str = "four-port"):
+    """The broken table on a pty and `mjtable run` on it: (peer, run, client, config)."""
+    peer = subprocess.Popen([sys.executable, str(PEER), profile, variant], stdout=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+    procs.started.append(peer)
+    readable, _, _ = select.select([peer.stdout], [], [], WAIT_TIMEOUT)
+    assert readable, "the misbehaving table printed no port"
+    config = write_table_config(procs.folder, peer.stdout.readline().strip(), profile, "ema-2016")
+    run = procs.start("run", "--config", str(config), name="run")
+    return peer, run, Client(procs.folder / "api.sock", timeout=5), config
+
+
+def status_of(client) -> dict | None:
+    try:
+        return client.request("status")
+    except Exception:  # not listening yet
+        return None
+
+
+def test_a_failed_sensor_test_is_described_as_text(procs):
+    _, run, client, config = misbehaving(procs, "fails_sensor_test")
+    wait_for(lambda: (status_of(client) or {}).get("state") == "idle", "the table to be idle")
+    done = mjtable("maintenance", "test", "lifts", "--config", str(config))
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "FAILED: E200" in done.stdout and "at hopper" in done.stdout, done.stdout
