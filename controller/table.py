@@ -20,9 +20,9 @@ Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue 
 RTOs is chased: a NAK every quarter second asks the table to resend it (and wakes a table
 link that gave up on a noisy line), and one heartbeat probe, answered after the missing
 reply because the table answers in order, shows whether it was ever sent. A table that
-keeps acknowledging but never answers fails the command with :class:`Overdue`
-(OPERATION_TIMEOUT) after a minute, ten on a line that damages frames meanwhile; one that
-sends nothing at all is a lost link. An operation that
+keeps acknowledging but never answers (its logic hangs) is one :class:`Overdue` fault
+(OPERATION_TIMEOUT) for the session, after 10 s on a clean line, a minute or ten on a line
+that damages frames meanwhile; one that sends nothing at all is a lost link. An operation that
 outlives its limit is checked against the status: still running, it is stopped; either
 way it fails with :class:`Overdue` (BUILD_TIMEOUT for a shuffle). Commands are never sent
 twice: the link delivers each exactly once, and the steps reconcile from the status.
@@ -57,9 +57,12 @@ Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the 
 
 # A reply is overdue after REPLY_FLOOR + REPLY_RTOS x the link's current RTO; it is chased
 # with a probe each time that passes, and given up after REPLY_PATIENCE seconds (on a line
-# that damages most frames a reply may need dozens of tries).
+# that damages most frames a reply may need dozens of tries). On a clean line (no damaged
+# frame heard since the command) a reply the table had sent comes with the first NAK: one
+# missing for CLEAN_LINE_PATIENCE while the table acknowledges means its logic hangs.
 REPLY_FLOOR = 1.0
 REPLY_RTOS = 4
+CLEAN_LINE_PATIENCE = 10.0
 REPLY_PATIENCE = 60.0
 # On a poor line (LineQuality's POOR share of frames damaged while waiting) a long reply
 # needs hundreds of tries: the identity, 52 bytes, passes 10 % corrupted bytes once in 200.
@@ -158,6 +161,7 @@ class Table:
         self._overdue_log = _Throttle(OVERDUE_LOG_EVERY)
         self._unexpected_log = _Throttle(UNEXPECTED_LOG_EVERY)
         self.identity: dict[str, Any] | None = None
+        self._hung: Overdue | None = None  # the fault of a table that acknowledges but does not answer
         # The version offered in identify: 1.1 until a table refuses it (a 1.0 table), then 1.0.
         self._offer = version_byte(PROTOCOL_VERSION, PROTOCOL_MINOR)
         self.capabilities: Capabilities | None = None
@@ -199,6 +203,7 @@ class Table:
         self._link.reset(abandon=True)
         self._endpoint = LinkEndpoint(self._link, transport, on_message=self._on_message,
                                       on_lost=self._on_lost)
+        self._hung = None
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
         identity = await self._identify()
@@ -286,14 +291,30 @@ class Table:
             log.warning("nothing heard from the table for %.0f s: the link is lost", waited)
             self._on_lost()
         else:
-            future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                               f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
+            self._unanswered(name, waited)
         return future.result()
 
     def _patience(self, before: tuple[int, int]) -> float:
-        """How long a reply may take: longer on a line that damaged frames meanwhile."""
+        """How long a reply may take: longer on a line that damaged frames meanwhile; no
+        longer than it is overdue from a table known not to answer."""
         heard, damaged = (now - then for now, then in zip(self._heard(), before))
-        return POOR_LINE_PATIENCE if heard and damaged / heard >= POOR else REPLY_PATIENCE
+        if self._hung is not None:
+            return 0.0
+        if not damaged:
+            return CLEAN_LINE_PATIENCE
+        return POOR_LINE_PATIENCE if damaged / heard >= POOR else REPLY_PATIENCE
+
+    def _unanswered(self, name: str, waited: float) -> None:
+        """The table acknowledges but does not answer: its logic hangs, and no command can
+        get through. One fault for the session, shown to the operator and logged with the
+        recent messages once; every waiting command fails with it, and so does every later
+        one left unanswered, until the table answers again."""
+        if self._hung is None:
+            self._hung = self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                       f"the table acknowledges commands but does not answer them (no reply to "
+                                       f"{name} in {waited:.0f} s): its logic hangs; switch it off and on")
+            self._on_event(TableFaulted(self._hung.fault))
+        self._fail_all(self._hung)
 
     def _solicit(self, future: asyncio.Future) -> None:
         """Ask the table to retransmit (a NAK): at once, where its own timer backs off to
@@ -508,6 +529,7 @@ class Table:
                 future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
                                                    f"the table answered later commands but not {command}"))
         command, future = self._replies.popleft()
+        self._hung = None  # it answers again
         if future.done():
             return
         if msg.name == "rejected":

@@ -27,6 +27,10 @@ SPEED = 5000.0
 class Hangs(Firmware):
     hung = False
 
+    def hang(self) -> None:
+        self.hung, self.watchdog_enabled = True, False  # a hung logic runs no watchdog either
+        self._disarm_watchdog()
+
     def on_message(self, msg: Message) -> None:
         if not self.hung:
             super().on_message(msg)
@@ -62,7 +66,8 @@ async def main(profile: str, variant: str) -> None:
                                             lambda event: firmware._emit("event", event))
     stop = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, stop.set)
-    loop.add_signal_handler(signal.SIGUSR1, lambda: setattr(firmware, "hung", True))
+    if isinstance(firmware, Hangs):
+        loop.add_signal_handler(signal.SIGUSR1, firmware.hang)
     async with serve_pty(table) as path:
         print(path, flush=True)
         await stop.wait()

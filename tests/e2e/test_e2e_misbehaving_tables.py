@@ -7,7 +7,10 @@ import signal
 import subprocess
 import sys
 import select
+import time
 from pathlib import Path
+
+from controller.table import CLEAN_LINE_PATIENCE
 
 from .e2e_harness import WAIT_TIMEOUT, Client, mjtable, stderr_of, wait_for, write_table_config
 
@@ -40,3 +43,21 @@ def test_a_failed_sensor_test_is_described_as_text(procs):
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     assert "FAILED: E200" in done.stdout and "at hopper" in done.stdout, done.stdout
+
+
+def test_a_table_that_acknowledges_but_stops_answering_is_a_described_fault_and_pause_answers(procs):
+    peer, run, client, _ = misbehaving(procs, "hangs")
+    socket = str(procs.folder / "api.sock")
+    wait_for(lambda: (status_of(client) or {}).get("state") == "idle", "the table to be idle")
+    mjtable("start", "--socket", socket)
+    wait_for(lambda: status_of(client)["state"] == "playing", "the game to be in play")
+    peer.send_signal(signal.SIGUSR1)
+    # The heartbeats go unanswered: a fault within the clean line's reply deadline (10 s).
+    shown = wait_for(lambda: status_of(client)["fault"], "a described fault", timeout=20)
+    assert "acknowledges commands but does not answer" in shown, shown
+    paused = mjtable("pause", "--socket", socket)
+    assert paused.returncode == 0 and "internal" not in paused.stdout + paused.stderr, paused
+    time.sleep(CLEAN_LINE_PATIENCE + 1)  # every heartbeat since has gone unanswered too
+    log = stderr_of(run)
+    assert "Traceback" not in log, log
+    assert log.count("messages with the table:") == 1, log[-3000:]
