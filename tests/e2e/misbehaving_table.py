@@ -4,7 +4,7 @@ acknowledged); only the table's logic is broken:
 
 - hangs: SIGUSR1 hangs the logic: every command is acknowledged, none answered;
 - refuses_identify: refuses every version offered in identify (E-version_mismatch);
-- silent_identify: acknowledges identify but never answers it;
+- silent_identify: acknowledges identify (and everything) but never answers it;
 - fails_sensor_test: every subsystem's test fails at the hopper sensor (a jam).
 """
 from __future__ import annotations
@@ -41,10 +41,8 @@ class RefusesIdentify(Firmware):
         return rejected(Code.VERSION_MISMATCH, "this table speaks protocol 2.0")
 
 
-class SilentIdentify(Firmware):
-    def on_message(self, msg: Message) -> None:
-        if msg.name != "identify":
-            super().on_message(msg)
+class SilentIdentify(Hangs):
+    hung = True  # from power-on: identify, like everything, is acknowledged and never answered
 
 
 class FailingTests(Maintenance):

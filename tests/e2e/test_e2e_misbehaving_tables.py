@@ -61,3 +61,24 @@ def test_a_table_that_acknowledges_but_stops_answering_is_a_described_fault_and_
     log = stderr_of(run)
     assert "Traceback" not in log, log
     assert log.count("messages with the table:") == 1, log[-3000:]
+
+
+def test_a_table_that_refuses_every_protocol_version_is_refused_once_naming_them(procs):
+    _, run, _, _ = misbehaving(procs, "refuses_identify")
+    assert run.wait(WAIT_TIMEOUT) == 2
+    log = stderr_of(run)
+    assert "refuses protocol 1.1 (this table speaks protocol 2.0) and 1.0" in log, log
+    assert "speaks protocol 1.0" not in log and "trying again" not in log, log
+
+
+def test_a_table_that_never_answers_identify_says_so_in_status_and_log_and_is_tried_again(procs):
+    _, run, client, config = misbehaving(procs, "silent_identify")
+    connection = wait_for(lambda: ((status_of(client) or {}).get("connection") or {}).get("problem") and
+                          status_of(client)["connection"], "the connection's problem", timeout=20)
+    assert connection["state"] != "up" and connection["retry_in"] > 0, connection
+    assert "acknowledges commands but does not answer them (no reply to identify" in connection["problem"]
+    shown = mjtable("status", "--config", str(config)).stdout
+    assert "connection: E202 operation_timeout: the table acknowledges commands" in shown, shown
+    # Tried again on the stated schedule (0.25 s, then twice as long), each failure logged.
+    wait_for(lambda: stderr_of(run).count("cannot connect to the table") >= 2, "a second try", timeout=30)
+    assert "trying again in 0.2 s" in stderr_of(run) and "trying again in 0.5 s" in stderr_of(run)
