@@ -17,7 +17,7 @@ table's or a deadline's), a lost link or a reboot (controller/traffic.py). The h
 await, run as tasks the facade keeps and cancels on close.
 
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
-RTOs is chased: a NAK every quarter second asks the table to resend it (and wakes a table
+RTOs is chased: a NAK every 100 ms asks the table to resend it (and wakes a table
 link that gave up on a noisy line), and one heartbeat probe, answered after the missing
 reply because the table answers in order, shows whether it was ever sent. A table that
 keeps acknowledging but never answers (its logic hangs) is one :class:`Overdue` fault
@@ -70,7 +70,7 @@ REPLY_PATIENCE = 60.0
 # needs hundreds of tries: the identity, 52 bytes, passes 10 % corrupted bytes once in 200.
 POOR_LINE_PATIENCE = 600.0
 CONNECT_RETRY_FIRST = 0.25  # seconds before the first retry of a failed connect, doubled each time
-SOLICIT_EVERY = 0.25  # while a reply is overdue, a NAK this often asks the table to resend
+SOLICIT_EVERY = 0.1  # while a reply is overdue, a NAK this often asks the table to resend
 HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table is heard: lost
 WINDOW = 4  # frames in flight at most, fewer if the table's receive window is smaller
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
