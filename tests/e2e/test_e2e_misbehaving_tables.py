@@ -12,7 +12,8 @@ from pathlib import Path
 
 from controller.table import CLEAN_LINE_PATIENCE
 
-from .e2e_harness import WAIT_TIMEOUT, Client, mjtable, stderr_of, wait_for, write_table_config
+from .e2e_harness import (PROFILES, SPEED, WAIT_TIMEOUT, Client, TableSession, mjtable, start_sim, stderr_of, wait_for,
+                          write_table_config)
 
 PEER = Path(__file__).with_name("misbehaving_table.py")
 
@@ -82,3 +83,21 @@ def test_a_table_that_never_answers_identify_says_so_in_status_and_log_and_is_tr
     # Tried again on the stated schedule (0.25 s, then twice as long), each failure logged.
     wait_for(lambda: stderr_of(run).count("cannot connect to the table") >= 2, "a second try", timeout=30)
     assert "trying again in 0.2 s" in stderr_of(run) and "trying again in 0.5 s" in stderr_of(run)
+
+
+def test_a_game_is_abandoned_while_the_link_is_restored_and_the_store_keeps_it(procs):
+    sim, port = start_sim(procs, "--pty", "--profile", str(PROFILES / "four-port.yaml"), "--speed", str(SPEED))
+    table = TableSession(procs, port, "four-port", "ema-2016")
+    table.ok("start")
+    table.wait_hand_after(0)
+    sim.send_signal(signal.SIGSTOP)  # the table falls silent: the link is lost, then restored
+    try:
+        wait_for(lambda: table.polled_status()["state"] == "reconnecting", "the link to be restored")
+        assert table.ok("abandon") is not None  # taken: the store records it at once
+        assert "scores" not in table.polled_status()
+    finally:
+        sim.send_signal(signal.SIGCONT)
+    wait_for(lambda: table.polled_status()["state"] == "idle", "the table to be back, idle")
+    table.stop_controller(signal.SIGTERM)
+    table.start_controller()  # the store says no game is running: nothing to carry on
+    assert table.polled_status()["state"] == "idle"
