@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Protocol
 
+from firmware_protocol.log_throttle import LogThrottle
+
 from controller.errors import MjtableError, Refusal
 from controller.ops import TABLE, Arg, is_int
 
@@ -30,6 +32,7 @@ MAX_DEPTH = 32           # lists and objects inside one another in a request (a 
 BACKLOG = 64             # connections the kernel holds until the server accepts them
 SOCKET_MODE = 0o660
 SUBSCRIBER_BACKLOG = 1000  # events unsent to one slow subscriber before it is dropped
+_HELD_BACK = "more like it not logged"  # a repeated failure, counted in its next log line
 
 
 # The API answers every refusal with an error reply; its own refusals are the same type.
@@ -216,25 +219,6 @@ class Limits:
     log_interval: float = 10.0         # at most one log line per this many seconds for each such failure
 
 
-class _Throttled:
-    """A log line at most once per ``interval``; the lines left out are counted in the next."""
-
-    def __init__(self, interval: float) -> None:
-        self.interval = interval
-        self.next_at = 0.0
-        self.left_out = 0
-
-    def warning(self, message: str, *args: object) -> None:
-        now = time.monotonic()
-        if now < self.next_at:
-            self.left_out += 1
-            return
-        if self.left_out:
-            message += f" ({self.left_out} more like it not logged)"
-        log.warning(message, *args)
-        self.next_at, self.left_out = now + self.interval, 0
-
-
 class ApiServer:
     """Serves ``handler`` on the Unix socket ``path`` (use as ``async with``)."""
 
@@ -246,8 +230,8 @@ class ApiServer:
         self._acceptor: asyncio.Task | None = None
         self._inode: int | None = None
         self._connections: set[asyncio.Task] = set()
-        self._accept_failed = _Throttled(limits.log_interval)
-        self._refused = _Throttled(limits.log_interval)
+        self._accept_failed = LogThrottle(limits.log_interval)
+        self._refused = LogThrottle(limits.log_interval)
 
     async def start(self) -> None:
         try:
@@ -307,7 +291,8 @@ class ApiServer:
             try:
                 client, _ = await loop.sock_accept(self._listener)
             except OSError as exc:  # e.g. out of file descriptors: wait, the client stays queued
-                self._accept_failed.warning("control API: cannot accept a connection: %s", exc.strerror or exc)
+                self._accept_failed.warning(log, time.monotonic(), "control API: cannot accept a connection: %s",
+                                            exc.strerror or exc, held_back=_HELD_BACK)
                 await asyncio.sleep(self.limits.accept_retry)
                 continue
             if len(self._connections) >= self.limits.connections:
@@ -318,7 +303,8 @@ class ApiServer:
             task.add_done_callback(self._connections.discard)
 
     def _turn_away(self, client: socket.socket) -> None:
-        self._refused.warning("control API: %d connections open, the limit; refusing another", self.limits.connections)
+        self._refused.warning(log, time.monotonic(), "control API: %d connections open, the limit; refusing another",
+                              self.limits.connections, held_back=_HELD_BACK)
         with client:
             try:  # a fresh socket's buffer takes one line without blocking
                 client.send(encode(_error("busy", f"{self.limits.connections} connections are open, the limit; "

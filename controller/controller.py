@@ -46,7 +46,7 @@ from controller.snapshot import snapshot
 from controller.sticks import StickCheck
 from controller.store import StoreError
 from controller.store_thread import StoreThread
-from controller.table import Fault, LinkLost, Rejected, Table
+from controller.table import Fault, LinkLost, Overdue, Rejected, Table
 from controller.table_news import TableNews
 
 log = logging.getLogger("mjtable.controller")
@@ -268,6 +268,8 @@ class Controller:
         except LinkLost:
             # Still paused: the table's watchdog stops it, and the reconnect stops it again.
             log.warning("paused, but the table did not confirm the stop: the link is lost")
+        except Overdue as exc:  # a table that acknowledges but does not answer: its fault says so
+            log.warning("paused, but the table did not confirm the stop: %s", exc)
         log.info("paused in %s: motion stopped; `mjtable resume` carries on", held)
 
     def _why_no_pause(self) -> str:

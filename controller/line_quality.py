@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 
+from firmware_protocol.log_throttle import LogThrottle
+
 log = logging.getLogger("mjtable.link")
 
 WINDOW = 10.0        # seconds a figure covers
@@ -20,7 +22,7 @@ class LineQuality:
         self._stats = None
         self._base: tuple[int, int, int, int] | None = None
         self._base_at = 0.0
-        self._warned_at: float | None = None
+        self._warnings = LogThrottle(WARN_EVERY)
         self.error_rate = 0.0       # damaged / all frames received in the last window
         self.retransmit_rate = 0.0  # retransmitted / all frames sent in the last window
 
@@ -39,8 +41,7 @@ class LineQuality:
         self.error_rate = bad / (good + bad) if good + bad else 0.0
         self.retransmit_rate = resent / sent if sent else 0.0
         self._base, self._base_at = counts, now
-        if self.error_rate >= POOR and (self._warned_at is None or now - self._warned_at >= WARN_EVERY):
-            self._warned_at = now
+        if self.error_rate >= POOR and self._warnings.allow(now) is not None:
             log.warning("poor serial line: %.0f %% of frames damaged, %.0f %% of frames sent again "
                         "(check the cable and its routing); play goes on, slower",
                         100 * self.error_rate, 100 * self.retransmit_rate)

@@ -81,7 +81,9 @@ GAME_TRANSITIONS: list[dict] = [
     {"trigger": "settle", "source": "playing", "dest": "settling"},
     {"trigger": "next_hand", "source": "settling", "dest": "preparing"},
     {"trigger": "end_game", "source": "settling", "dest": "game_over"},
-    {"trigger": "abandon", "source": [*HAND, "game_over"], "dest": "idle", "conditions": "reachable"},
+    # Reconnecting too: the store records it; the table, once back, is told what any idle
+    # table is (configured; the next game's opening resumes a stopped one).
+    {"trigger": "abandon", "source": [*HAND, "game_over"], "dest": "idle"},
 ]
 
 MOTION_TRANSITIONS: list[dict] = [

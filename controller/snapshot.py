@@ -18,6 +18,7 @@ def snapshot(c: "Controller") -> dict[str, Any]:
                            "display_mode": c.settings.display_mode,
                            "fault": f"{c.fault.describe()}; {remedy(c.fault.code)}" if c.fault else None,
                            "fault_code": int(c.fault.code) if c.fault else None,
+                           "connection": c.table.link.status(),
                            "waiting_for": _waiting_for(c),
                            "store_error": c.db.error if c.db is not None else None,
                            "session": c.sessions.status(),

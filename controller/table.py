@@ -17,12 +17,12 @@ table's or a deadline's), a lost link or a reboot (controller/traffic.py). The h
 await, run as tasks the facade keeps and cancels on close.
 
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
-RTOs is chased: a NAK every quarter second asks the table to resend it (and wakes a table
+RTOs is chased: a NAK every 100 ms asks the table to resend it (and wakes a table
 link that gave up on a noisy line), and one heartbeat probe, answered after the missing
 reply because the table answers in order, shows whether it was ever sent. A table that
-keeps acknowledging but never answers fails the command with :class:`Overdue`
-(OPERATION_TIMEOUT) after a minute, ten on a line that damages frames meanwhile; one that
-sends nothing at all is a lost link. An operation that
+keeps acknowledging but never answers (its logic hangs) is one :class:`Overdue` fault
+(OPERATION_TIMEOUT) for the session, after 10 s on a clean line, a minute or ten on a line
+that damages frames meanwhile; one that sends nothing at all is a lost link. An operation that
 outlives its limit is checked against the status: still running, it is stopped; either
 way it fails with :class:`Overdue` (BUILD_TIMEOUT for a shuffle). Commands are never sent
 twice: the link delivers each exactly once, and the steps reconcile from the status.
@@ -41,7 +41,9 @@ from firmware_protocol.catalog import (BUTTONS, COMPLETIONS, OPERATIONS, PROTOCO
 from firmware_protocol.codes import Code, describe
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import Link
+from firmware_protocol.log_throttle import LogThrottle
 
+from controller.backoff import Backoff
 from controller.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.errors import MjtableError
 from controller.line_quality import POOR, LineQuality
@@ -57,14 +59,18 @@ Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the 
 
 # A reply is overdue after REPLY_FLOOR + REPLY_RTOS x the link's current RTO; it is chased
 # with a probe each time that passes, and given up after REPLY_PATIENCE seconds (on a line
-# that damages most frames a reply may need dozens of tries).
+# that damages most frames a reply may need dozens of tries). On a clean line (no damaged
+# frame heard since the command) a reply the table had sent comes with the first NAK: one
+# missing for CLEAN_LINE_PATIENCE while the table acknowledges means its logic hangs.
 REPLY_FLOOR = 1.0
 REPLY_RTOS = 4
+CLEAN_LINE_PATIENCE = 10.0
 REPLY_PATIENCE = 60.0
 # On a poor line (LineQuality's POOR share of frames damaged while waiting) a long reply
 # needs hundreds of tries: the identity, 52 bytes, passes 10 % corrupted bytes once in 200.
 POOR_LINE_PATIENCE = 600.0
-SOLICIT_EVERY = 0.25  # while a reply is overdue, a NAK this often asks the table to resend
+CONNECT_RETRY_FIRST = 0.25  # seconds before the first retry of a failed connect, doubled each time
+SOLICIT_EVERY = 0.1  # while a reply is overdue, a NAK this often asks the table to resend
 HOST_GIVE_UP_HEARD = 60.0  # nothing acknowledged for this long while the table is heard: lost
 WINDOW = 4  # frames in flight at most, fewer if the table's receive window is smaller
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
@@ -116,23 +122,6 @@ class Interrupted(TableError):
     """The host stopped the table (pause) while an operation was running."""
 
 
-class _Throttle:
-    """At most one log record per `every` seconds; the ones held back are counted."""
-
-    def __init__(self, every: float) -> None:
-        self.every = every
-        self._logged_at: float | None = None
-        self._held = 0
-
-    def allow(self, now: float) -> int | None:
-        """None: hold this record back; else how many were held back before it."""
-        if self._logged_at is not None and now - self._logged_at < self.every:
-            self._held += 1
-            return None
-        held, self._logged_at, self._held = self._held, now, 0
-        return held
-
-
 class Table:
     """Typed operations on one table; reconnects through `connector`."""
 
@@ -155,9 +144,10 @@ class Table:
         self.traffic = Traffic()
         self._stats = None
         self.quality = LineQuality()
-        self._overdue_log = _Throttle(OVERDUE_LOG_EVERY)
-        self._unexpected_log = _Throttle(UNEXPECTED_LOG_EVERY)
+        self._overdue_log = LogThrottle(OVERDUE_LOG_EVERY)
+        self._unexpected_log = LogThrottle(UNEXPECTED_LOG_EVERY)
         self.identity: dict[str, Any] | None = None
+        self._hung: Overdue | None = None  # the fault of a table that acknowledges but does not answer
         # The version offered in identify: 1.1 until a table refuses it (a 1.0 table), then 1.0.
         self._offer = version_byte(PROTOCOL_VERSION, PROTOCOL_MINOR)
         self.capabilities: Capabilities | None = None
@@ -167,18 +157,19 @@ class Table:
     # ---- session ----
     async def connect_with_backoff(self, backoff_max: float,
                                    on_retry: Callable[[Exception, float], None] = lambda exc, delay: None) -> None:
-        """Connect, trying again after each failure, waiting twice as long each time (at
-        most `backoff_max` seconds); `on_retry` hears of each failure."""
-        delay = 0.25
+        """Connect, trying again after each failure, waiting twice as long each time (from
+        CONNECT_RETRY_FIRST, at most `backoff_max` seconds); `on_retry` hears of each
+        failure, and `link` shows it until the table is up."""
+        backoff = Backoff(CONNECT_RETRY_FIRST, backoff_max)
         while True:
             try:
                 await self.connect()
                 return
             except (OSError, TableError) as exc:
-                log.warning("table not reachable (%s); retrying in %.1f s", exc, delay)
-                on_retry(exc, delay)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, backoff_max)
+                log.warning("cannot connect to the table: %s; trying again in %.1f s", exc, backoff.delay)
+                self.link.failed(str(exc), backoff.delay)
+                on_retry(exc, backoff.delay)
+                await backoff.wait()
 
     async def connect(self) -> dict[str, Any]:
         """Open the transport, identify, and check the protocol version."""
@@ -199,12 +190,14 @@ class Table:
         self._link.reset(abandon=True)
         self._endpoint = LinkEndpoint(self._link, transport, on_message=self._on_message,
                                       on_lost=self._on_lost)
+        self._hung = None
         self._stats = self._endpoint.stats
         self.quality.watch(self._stats)
         identity = await self._identify()
         major, minor = split_version(identity["protocol_version"])
         if major != PROTOCOL_VERSION or minor > split_version(self._offer)[1]:
-            raise TableError(f"table speaks protocol {major}.{minor}, host {PROTOCOL_VERSION}.{PROTOCOL_MINOR}")
+            raise UnusableTable(f"the table cannot be used: it answers identify in protocol {major}.{minor}; this host speaks "
+                                f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR} and {PROTOCOL_VERSION}.0")
         if problem := identity_problem(identity):
             raise UnusableTable(f"table {identity['model']!r} cannot be used: its identity announces {problem}")
         # Never more frames in flight, nor longer ones, than the table says it can take.
@@ -220,15 +213,25 @@ class Table:
 
     async def _identify(self) -> Message:
         """Offer 1.1; a 1.0 table refuses any version byte but 1, and is then offered 1.0
-        from here on (PROTOCOL.md "Protocol 1.1")."""
+        from here on (PROTOCOL.md "Protocol 1.1"). A table that refuses both cannot be
+        used: trying again changes nothing."""
         try:
             return await self.command("identify", protocol_version=self._offer)
         except Rejected as exc:
             if exc.code != Code.VERSION_MISMATCH or self._offer == PROTOCOL_VERSION:
                 raise
+            refused_1_1 = exc
+        try:
+            identity = await self.command("identify", protocol_version=PROTOCOL_VERSION)
+        except Rejected as exc:
+            if exc.code != Code.VERSION_MISMATCH:
+                raise
+            raise UnusableTable(f"the table cannot be used: it refuses protocol {PROTOCOL_VERSION}.{PROTOCOL_MINOR} "
+                                f"({refused_1_1.detail or 'no detail'}) and {PROTOCOL_VERSION}.0 "
+                                f"({exc.detail or 'no detail'}) in identify, the versions this host speaks") from None
         log.info("the table speaks protocol 1.0: no counters, sensor test or stick reader")
         self._offer = PROTOCOL_VERSION
-        return await self.command("identify", protocol_version=self._offer)
+        return identity
 
     def close(self) -> None:
         self._cancel_tasks()
@@ -286,14 +289,31 @@ class Table:
             log.warning("nothing heard from the table for %.0f s: the link is lost", waited)
             self._on_lost()
         else:
-            future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                               f"the table acknowledged {name} but did not answer it in {waited:.0f} s"))
+            self._unanswered(name, waited)
         return future.result()
 
     def _patience(self, before: tuple[int, int]) -> float:
-        """How long a reply may take: longer on a line that damaged frames meanwhile."""
+        """How long a reply may take: longer on a line that damaged frames meanwhile; no
+        longer than it is overdue from a table known not to answer."""
         heard, damaged = (now - then for now, then in zip(self._heard(), before))
-        return POOR_LINE_PATIENCE if heard and damaged / heard >= POOR else REPLY_PATIENCE
+        if self._hung is not None:
+            return 0.0
+        if not damaged:
+            return CLEAN_LINE_PATIENCE
+        return POOR_LINE_PATIENCE if damaged / heard >= POOR else REPLY_PATIENCE
+
+    def _unanswered(self, name: str, waited: float) -> None:
+        """The table acknowledges but does not answer: its logic hangs, and no command can
+        get through. One fault for the session, shown to the operator and logged with the
+        recent messages once; every waiting command fails with it, and so does every later
+        one left unanswered, until the table answers again."""
+        if self._hung is None:
+            self._hung = self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                       f"the table acknowledges commands but does not answer them (no reply to "
+                                       f"{name} in {waited:.0f} s): its logic hangs; switch it off and on")
+            if self.link.up:  # while connecting, connect() fails with it and the link shows it
+                self._on_event(TableFaulted(self._hung.fault))
+        self._fail_all(self._hung)
 
     def _solicit(self, future: asyncio.Future) -> None:
         """Ask the table to retransmit (a NAK): at once, where its own timer backs off to
@@ -305,10 +325,8 @@ class Table:
     def _warn_overdue(self, name: str, limit: float) -> None:
         if name == "heartbeat":
             return  # a late heartbeat is the line's doing: the line-quality warning says so
-        held = self._overdue_log.allow(self._now())
-        if held is not None:
-            more = f" ({held} more late replies since the last warning)" if held else ""
-            log.warning("no reply to %s within %.1f s; probing the table%s", name, limit, more)
+        self._overdue_log.warning(log, self._now(), "no reply to %s within %.1f s; probing the table", name, limit,
+                                  held_back="more late replies since the last warning")
 
     def _heard(self) -> tuple[int, int]:
         """Frames heard from the table so far, and how many of them were damaged."""
@@ -488,10 +506,8 @@ class Table:
         self._on_event(ButtonPressed(msg["seat"], value_name(BUTTONS, msg["name"])))
 
     def _unexpected(self, msg: Message, why: str) -> None:
-        held = self._unexpected_log.allow(self._now())
-        if held is not None:
-            more = f" ({held} more unexpected messages since the last warning)" if held else ""
-            log.warning("unexpected %s from the table: %s%s", shown(msg.name, msg.args), why, more)
+        self._unexpected_log.warning(log, self._now(), "unexpected %s from the table: %s", shown(msg.name, msg.args),
+                                     why, held_back="more unexpected messages since the last warning")
         self._on_event(UnexpectedMessage(msg, why))
 
     def _on_reply(self, msg: Message) -> None:
@@ -508,6 +524,7 @@ class Table:
                 future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
                                                    f"the table answered later commands but not {command}"))
         command, future = self._replies.popleft()
+        self._hung = None  # it answers again
         if future.done():
             return
         if msg.name == "rejected":

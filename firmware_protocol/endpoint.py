@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from .catalog import Message, ProtocolError
 from .link import Link, LinkStats, SessionStart
+from .log_throttle import LogThrottle
 from .messages import Delivery, MessageLink
 from .transport import ByteTransport
 
@@ -38,8 +39,7 @@ class LinkEndpoint:
         self.link = link
         self._messages = MessageLink(link)
         self._peer = "table" if link.role == "host" else "host"
-        self._error_logged_at: float | None = None
-        self._errors_unlogged = 0
+        self._error_log = LogThrottle(PROTOCOL_ERROR_LOG_EVERY)
         self._loop = loop or asyncio.get_running_loop()
         self._on_message = on_message
         self._on_lost = on_lost
@@ -105,14 +105,8 @@ class LinkEndpoint:
             self._on_protocol_error(item)
 
     def _log_protocol_error(self, error: ProtocolError) -> None:
-        now = self._loop.time()
-        if self._error_logged_at is not None and now - self._error_logged_at < PROTOCOL_ERROR_LOG_EVERY:
-            self._errors_unlogged += 1
-            return
-        more = (f" ({self._errors_unlogged} more since the last warning)" if self._errors_unlogged else "")
-        log.warning("protocol error: the %s sent a frame (id 0x%02x) that cannot be decoded: %s%s",
-                    self._peer, error.msg_id, error.reason, more)
-        self._error_logged_at, self._errors_unlogged = now, 0
+        self._error_log.warning(log, self._loop.time(), "protocol error: the %s sent a frame (id 0x%02x) that cannot "
+                                "be decoded: %s", self._peer, error.msg_id, error.reason)
 
     def _service(self) -> None:
         self.link.poll(self._loop.time())

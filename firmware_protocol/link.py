@@ -139,7 +139,7 @@ class Link:
         self._next_seq = 0
         self._rx_next = 0
         self._nak_sent = False  # a NAK for _rx_next is out; one per gap
-        self._nak_answered: int | None = None
+        self._nak_round: tuple[int, float] | None = None  # the NAK's n that started the last round, and when
         # What the frames of one receive() call ask for; answered once at its end.
         self._ack_due = self._request_due = self._heard = False
         self._nak_at: int | None = None
@@ -332,7 +332,7 @@ class Link:
         if self.backoff:
             self.stats.rto = min(self.stats.rto * 2, self.rto_max)
         if self._open:
-            self._nak_answered = None
+            self._nak_round = None
             self._retransmit()
         else:
             self._send_reset(now)
@@ -377,7 +377,7 @@ class Link:
             queue.popleft()
         self._in_flight -= count
         self._base = ack
-        self._nak_answered = None
+        self._nak_round = None
         self._timeouts = 0
         if self._in_flight:
             self._arm(now)
@@ -387,10 +387,16 @@ class Link:
 
     def _on_nak(self, ack: int, now: float) -> None:
         self.stats.naks_received += 1
-        if self._on_ack(ack, now) and self._in_flight and self._nak_answered != ack:
-            self._nak_answered = ack  # a duplicated NAK must not trigger a second round
+        if self._on_ack(ack, now) and self._in_flight and not self._same_round(ack, now):
+            self._nak_round = (ack, now)
             self._retransmit()
             self._rtx_at = now + self.stats.rto
+
+    def _same_round(self, ack: int, now: float) -> bool:
+        """A NAK(n) within `rto_min` of the round a NAK(n) started (the line duplicated it,
+        or the receiver NAKed a gap twice) starts no second one; a later one (a host
+        soliciting the frame a noisy line keeps damaging) starts the next try at once."""
+        return self._nak_round is not None and self._nak_round[0] == ack and now - self._nak_round[1] < self.rto_min
 
     # ---- receiving ----
     def _on_data(self, frame: Frame, delivered: list[Frame]) -> None:
@@ -499,7 +505,7 @@ class Link:
             self._arm(now)
         self._peer_epoch = peer_epoch
         self._open, self.lost, self._reset_due, self._awaiting = True, False, False, None
-        self._nak_sent, self._nak_answered = False, None
+        self._nak_sent, self._nak_round = False, None
         self.stats.sessions += 1
         if self.on_session:
             self.on_session(SessionStart(peer_epoch, resumed, dropped))

@@ -213,8 +213,9 @@ def deadlines() -> str:
     rows = [
         "| limit | enforced by | duration | then |", "|---|---|---|---|",
         f"| a command's reply | host | overdue after {_s(facade.REPLY_FLOOR)} + {facade.REPLY_RTOS} × RTO, "
-        f"then a NAK every {_s(facade.SOLICIT_EVERY)}; given up after {_s(facade.REPLY_PATIENCE)} "
-        f"({_s(facade.POOR_LINE_PATIENCE)} on a line damaging frames) | OPERATION_TIMEOUT (host-side), or the "
+        f"then a NAK every {_s(facade.SOLICIT_EVERY)}; given up after {_s(facade.CLEAN_LINE_PATIENCE)} on a clean "
+        f"line, {_s(facade.REPLY_PATIENCE)} on a line damaging frames, {_s(facade.POOR_LINE_PATIENCE)} on a poor "
+        "one | OPERATION_TIMEOUT (host-side), or the "
         "link is lost if nothing at all came |",
         f"| a long operation's completion | host | its nominal duration × {margin:g} (`operation_margin`): "
         f"by default {ops} | `get_status`; still running: `stop`; OPERATION_TIMEOUT (host-side) |",

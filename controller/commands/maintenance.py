@@ -12,7 +12,7 @@ import sys
 from typing import Any
 
 from firmware_protocol.catalog import TEST_SUBSYSTEMS
-from firmware_protocol.codes import describe
+from firmware_protocol.codes import describe as describe_code
 
 from controller.commands.client import add_connection_options, answer
 
@@ -85,4 +85,4 @@ def _verdict(test: dict[str, Any]) -> str:
         return "passed"
     if "message" in test:
         return f"FAILED: {test['message']}"
-    return f"FAILED: E{test['code']} {describe(test['code'])} at {test['sensor']}"
+    return f"FAILED: E{test['code']} {describe_code(test['code'])} at {test['sensor']}"

@@ -6,7 +6,6 @@ and availability again, so the board catches up by itself.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import ssl
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 
 import aiomqtt
 
+from controller.backoff import Backoff
 from controller.floor.board import Board
 
 log = logging.getLogger("mjtable.floor")
@@ -42,7 +42,7 @@ async def follow(connection: Connection, board: Board, on_change: Callable[[str]
                  on_broker: Callable[[bool, str | None], None]) -> None:
     """Subscribe and feed the board until cancelled; `on_change(table_id)` after each change,
     `on_broker(up, why)` when the broker comes or goes."""
-    delay = RETRY_FIRST
+    backoff = Backoff(RETRY_FIRST, RETRY_MAX)
     while True:
         try:
             async with connection.client() as client:
@@ -51,16 +51,16 @@ async def follow(connection: Connection, board: Board, on_change: Callable[[str]
                 log.info("subscribed to %s on %s:%d", ", ".join(board.subscriptions()), connection.host,
                          connection.port)
                 on_broker(True, None)
-                delay = RETRY_FIRST
+                backoff.succeeded()
                 async for message in client.messages:
                     changed = board.receive(message.topic.value, _bytes(message.payload), time.time())
                     if changed is not None:
                         on_change(changed)
         except aiomqtt.MqttError as exc:
-            log.warning("broker %s:%d: %s; trying again in %.1f s", connection.host, connection.port, exc, delay)
+            log.warning("broker %s:%d: %s; trying again in %.1f s", connection.host, connection.port, exc,
+                        backoff.delay)
             on_broker(False, str(exc))
-        await asyncio.sleep(delay)
-        delay = min(delay * 2, RETRY_MAX)
+        await backoff.wait()
 
 
 def _bytes(payload) -> bytes:

@@ -22,6 +22,7 @@ from typing import Any
 import aiomqtt
 
 from controller.api import MAX_MESSAGE, ControlHandler, answer_line, encode
+from controller.backoff import Backoff
 from controller.mqtt.settings import MqttSettings, parse_broker
 from controller.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discovery_configs, event_message,
                                     status_message)
@@ -106,25 +107,24 @@ class Publisher:
 
     # ---- the broker's side ----
     async def _run(self) -> None:
-        delay = BACKOFF_FIRST
+        backoff = Backoff(BACKOFF_FIRST, BACKOFF_MAX)
         while True:
             try:
                 async with self._connect() as client:
                     self._client = client
                     self.connections += 1
                     log.info("MQTT: connected to %s", self.broker)
-                    delay = BACKOFF_FIRST
+                    backoff.succeeded()
                     await self._serve(client)
             except aiomqtt.MqttError as exc:
-                level = logging.WARNING if delay == BACKOFF_FIRST else logging.DEBUG  # once per outage
+                level = logging.WARNING if backoff.fresh else logging.DEBUG  # once per outage
                 log.log(level, "MQTT: broker %s: %s; the table plays on, retrying (every %g s at most)",
                         self.broker, exc, BACKOFF_MAX)
             except Exception:  # a bug here must not stop the publishing for good, nor the game
                 log.exception("MQTT: publisher failed; reconnecting")
             finally:
                 self._client = None
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, BACKOFF_MAX)
+            await backoff.wait()
 
     def _connect(self) -> aiomqtt.Client:
         s = self.settings

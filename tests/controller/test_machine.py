@@ -131,7 +131,7 @@ def test_nothing_pauses_or_faults_before_the_table_is_configured(game):
 def test_while_the_link_is_restored_the_game_waits_and_status_says_reconnecting():
     sm = machine("raising", restoring=True)
     assert sm.state == "reconnecting"
-    assert not sm.may_pause() and not sm.may_abandon()
+    assert not sm.may_pause() and sm.may_abandon()  # abandoned, the store records it; the table is told once back
     assert not sm.in_play()
     idle = machine("idle", restoring=True)
     assert not idle.may_start_game()
@@ -191,7 +191,7 @@ def test_a_lost_link_shows_reconnecting_and_the_game_carries_on_in_its_state():
         controller.subscribe(on_event)
     run = run_game(RULESET, seed=SEED, on_controller=cut_line_in_hand_2)
     assert seen["cut"] == seen["before"] == "playing"
-    assert seen["during"] == "reconnecting" and seen["refused"] == (False, False)
+    assert seen["during"] == "reconnecting" and seen["refused"] == (False, True)  # pause refused, abandon taken
     assert seen["after"] == "playing"
     assert sum(1 for r in run.trace if r.name == "identify") == 2
 

@@ -262,6 +262,23 @@ def test_solicit_makes_the_peer_resend_at_once_and_wakes_a_peer_that_gave_up():
     assert wire.to_host == [count(1), count(2)] and not wire.table.lost
 
 
+def test_each_solicitation_is_a_try_but_a_duplicated_nak_is_not():
+    """A frame the line keeps damaging gets a try per solicitation, not one per
+    retransmission timer period (at 10 % corrupted bytes the identity needs ~450 tries)."""
+    wire = opened()
+    wire.table.send(count(1))
+    wire.table.poll(wire.now)
+    sent = wire.table.take_output()  # lost on the way
+    tries = []
+    for _ in range(3):  # well within the table's backed-off RTO
+        wire.advance(0.1)
+        wire.host.solicit()
+        nak = wire.host.take_output()
+        wire.table.receive(nak + nak, wire.now)  # the line duplicated it
+        tries.append(wire.table.take_output())
+    assert tries == [sent] * 3  # one round each, byte for byte
+
+
 def test_lost_link_resumes_when_the_peer_talks_again():
     wire = opened()
     wire.table.send(count(1))

@@ -209,9 +209,9 @@ def test_missing_config_is_refused_with_a_clear_message(procs, short_tmp):
 def test_missing_port_is_retried_with_a_clear_message(procs, short_tmp):
     run = procs.start("run", "--config", str(write_config(short_tmp, "/dev/mjtable-missing")), name="run")
     # Two attempts logged and still running: it retries, with backoff, rather than dying.
-    wait_for(lambda: stderr_of(run).count("table not reachable") >= 2, "two connection attempts")
+    wait_for(lambda: stderr_of(run).count("cannot connect to the table") >= 2, "two connection attempts")
     err = stderr_of(run)
-    assert "/dev/mjtable-missing" in err and "retrying in" in err and "Traceback" not in err
+    assert "/dev/mjtable-missing" in err and "trying again in" in err and "Traceback" not in err
     assert run.poll() is None
     assert Client(short_tmp / "api.sock").request("status")["state"] == "connecting"  # the API answers meanwhile
     run.send_signal(signal.SIGTERM)

@@ -24,8 +24,9 @@ function draw(status) {
   $("#cards").innerHTML = seatCards(status);
   $("#last").innerHTML = lastHandWords(status);
   const fault = $("#fault");
-  fault.hidden = !status.fault;
-  fault.innerHTML = status.fault ? `<b>${esc(stateWords(status))}:</b> ${esc(status.fault)}` : "";
+  const problem = status.fault ?? status.connection?.problem;  // a table that cannot be connected says why
+  fault.hidden = !problem;
+  fault.innerHTML = problem ? `<b>${esc(stateWords(status))}:</b> ${esc(problem)}` : "";
   document.body.dataset.state = status.state;
   if (ENTERS.has(role)) entry.show(status);
   if (role === "operator") operator.show(status);
