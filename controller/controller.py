@@ -55,7 +55,8 @@ class Controller:
                  ruleset_name: str | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
         self.table = Table(table_connector, on_event=lambda event: self.news.on_event(event),
-                           operation_limits=self.settings.operation_limits())
+                           operation_limits=self.settings.operation_limits(),
+                           paused=lambda: self.sm.is_motion_paused())
         self.rules = rules
         self.ruleset_name = ruleset_name or rules.name
         self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
@@ -277,7 +278,7 @@ class Controller:
         if not self.sm.is_motion_paused():
             raise Refusal("not_allowed", "the table is not paused")
         try:
-            await self.table.resume()
+            await self.table.end_pause()
         except Rejected as exc:
             raise Refusal("not_allowed", f"the table refuses to resume ({exc}): "
                                          f"{remedy(exc.code, 'resume again')}") from None
