@@ -14,10 +14,12 @@ operator verbs are checked against it. The work is done in rooms, one job each:
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import Future
 from typing import Any
 
 from firmware_protocol.codes import Code
@@ -118,9 +120,21 @@ class Controller:
     async def start(self) -> None:
         """Connect, identify, self-test; resume an interrupted game if the store has one."""
         game = await self.record.stored_game()  # its rules before the self-test: it configures the table for them
-        await self.recovery.start_up()
+        paused_in = await self.db.call("paused_in") if self.db is not None else None
+        held = await self.recovery.start_up(paused=paused_in is not None)
         if game is not None:
             self.record.restore(game)
+        if held:
+            self._hold_after_restart(paused_in)
+
+    def _hold_after_restart(self, paused_in: str | None) -> None:
+        """A pause from before this start (stored, or found as a host's stop on the table)
+        holds the table: nothing moves until the operator's `resume`."""
+        self.trigger("pause")
+        if paused_in is None:
+            self._store_pause(self.sm.game)
+        log.warning("the table was paused before this start (in %s): it stays still until `mjtable resume`",
+                    paused_in or "a state this host did not store")
 
     def close(self) -> None:
         """Stop background work and hang up; the store keeps the game."""
@@ -257,12 +271,22 @@ class Controller:
         held = self.sm.game
         # The state first: work woken by the stop must find itself held, not faulted.
         self.trigger("pause")
+        stored = self._store_pause(held)  # beside the stop: a restart keeps the table still
         try:
             await self.table.stop()
         except LinkLost:
             # Still paused: the table's watchdog stops it, and the reconnect stops it again.
             log.warning("paused, but the table did not confirm the stop: the link is lost")
+        if stored is not None:
+            try:
+                await asyncio.wrap_future(stored)
+            except StoreError:  # logged by the store's thread, and in status (`store_error`)
+                log.warning("the pause holds, but is not stored: a restart now would not keep the table paused")
         log.info("paused in %s: motion stopped; `mjtable resume` carries on", held)
+
+    def _store_pause(self, paused_in: str | None) -> Future | None:
+        """The pause in the store (None: resumed), read at the next start."""
+        return self.db.submit("save_pause", paused_in) if self.db is not None else None
 
     def _why_no_pause(self) -> str:
         if self.sm.is_motion_paused():
@@ -283,6 +307,7 @@ class Controller:
             raise Refusal("not_allowed", f"the table refuses to resume ({exc}): "
                                          f"{remedy(exc.code, 'resume again')}") from None
         self.trigger("resume")
+        self._store_pause(None)
         log.info("resumed in %s", self.sm.state)
         self.work.resumed.set()
 
@@ -327,6 +352,8 @@ class Controller:
         self.state, self.hand, self.game_id, self.fault = None, None, None, None
         self.clock.begin(None)
         self.hand_setup.cancel_background_shuffle()
+        if self.sm.is_motion_paused():
+            self._store_pause(None)
         if self.sm.may_release():
             self.sm.release()  # the table stays stopped; the next game's opening resumes it
         self.trigger("abandon")
