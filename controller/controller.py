@@ -46,7 +46,7 @@ from controller.snapshot import snapshot
 from controller.sticks import StickCheck
 from controller.store import StoreError
 from controller.store_thread import StoreThread
-from controller.table import Fault, LinkLost, Rejected, Table
+from controller.table import Fault, LinkLost, McuReset, Rejected, Table, TableError
 from controller.table_news import TableNews
 
 log = logging.getLogger("mjtable.controller")
@@ -274,9 +274,10 @@ class Controller:
         stored = self._store_pause(held)  # beside the stop: a restart keeps the table still
         try:
             await self.table.stop()
-        except LinkLost:
-            # Still paused: the table's watchdog stops it, and the reconnect stops it again.
-            log.warning("paused, but the table did not confirm the stop: the link is lost")
+        except (LinkLost, McuReset) as exc:
+            # Still paused: a rebooted table is stopped, a silent one its watchdog stops, and
+            # the reconnect stops it again.
+            log.warning("paused, but the table did not confirm the stop (%s): the reconnect stops it again", exc)
         if stored is not None:
             try:
                 await asyncio.wrap_future(stored)
@@ -301,11 +302,17 @@ class Controller:
     async def resume(self) -> None:
         if not self.sm.is_motion_paused():
             raise Refusal("not_allowed", "the table is not paused")
+        again = "`resume` again once the table answers (status no longer says `reconnecting`)"
+        if self.recovery.active:
+            raise Refusal("not_allowed", f"the link to the table is being restored: it stays paused; {again}")
         try:
             await self.table.end_pause()
         except Rejected as exc:
             raise Refusal("not_allowed", f"the table refuses to resume ({exc}): "
                                          f"{remedy(exc.code, 'resume again')}") from None
+        except TableError as exc:  # the link lost, the table reset, or no answer: the stop holds
+            raise Refusal("not_allowed", f"the table did not confirm the resume ({exc}): it stays paused "
+                                         f"(a reconnect stops it again); {again}") from None
         self.trigger("resume")
         self._store_pause(None)
         log.info("resumed in %s", self.sm.state)

@@ -119,13 +119,12 @@ class Recovery:
 
     async def _reconnect(self) -> None:
         self.c.publish("state")  # reconnecting
-        paused = self.c.sm.is_motion_paused()
         while True:
             self.c.table.close()
             await self._connect()
             try:
                 await self._configure()
-                await self._restore_displays(paused)
+                await self._restore()
                 break
             except Rejected as exc:
                 # e.g. the table is still busy with an operation from before the loss
@@ -137,9 +136,14 @@ class Recovery:
         self.c.publish("reconnected")
         self.c.publish("state")
 
-    async def _restore_displays(self, paused: bool) -> None:
+    async def _restore(self) -> None:
+        """The table as the game left it. Between games only a pause's stop: the next
+        game's opening reconciles any other stop."""
         c = self.c
+        paused = c.sm.is_motion_paused()
         if c.state is None:
+            if paused:
+                await self.reconcile_stop(await c.table.get_status(), paused)
             return
         await c.displays.show_scores()
         await c.displays.show_round()
@@ -147,6 +151,9 @@ class Recovery:
         status = await c.table.get_status()
         await self.reconcile_stop(status, paused)
         if (status["wind"], status["wind_seat"]) != (c.state.round_wind, c.state.starting_dealer):
-            await c.displays.show_wind_marker()
+            if paused:  # the marker moves: set once the operator resumes, the recovery done
+                c.background.spawn(c.displays.show_wind_marker(), "wind marker after the pause")
+            else:
+                await c.displays.show_wind_marker()
         if c.fault:
             await c.table.show_error(int(c.fault.code))

@@ -124,3 +124,74 @@ def test_pause_is_refused_during_a_fault_which_stopped_the_table_already(clean):
     message = str(seen["refused"])
     assert "stopped already" in message and f"E{Code.LIFT_STUCK}" in message and "free the stuck wall lift" in message
     assert run.hands == clean[PROFILE.timings.shuffle].hands
+
+
+def _lose_link(table, loss: str) -> None:
+    """An MCU reset, or the line cut (the host hears nothing more: its link gives up)."""
+    if loss == "reset":
+        table.firmware.reset()
+    else:
+        table.firmware.detach()
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.25)
+
+
+def _restored(controller) -> bool:
+    return controller.table.connected and not controller.recovery.active
+
+
+@pytest.mark.parametrize("loss", ["reset", "cut"])
+def test_resume_sent_as_the_link_is_lost_is_refused_clearly_and_the_table_stays_paused(clean, loss):
+    seen = {}
+
+    def attach(controller, table):
+        async def operator():
+            await _until(lambda: controller.sm.state == "playing" and controller.hand.seq == 2)
+            await controller.pause()
+            await asyncio.sleep(5.0)
+            _lose_link(table, loss)
+            try:
+                await controller.resume()
+                seen["resume"] = "carried out"
+            except Refusal as refused:
+                seen["resume"] = refused
+            await _until(lambda: _restored(controller))
+            seen["after"] = (controller.sm.state, table.firmware.stopped)
+            if controller.sm.is_motion_paused():
+                await controller.resume()
+        asyncio.ensure_future(operator())
+
+    run = run_game("ema-2016", seed=SEED, on_controller=attach)
+    refused = seen["resume"]
+    assert isinstance(refused, Refusal) and refused.code == "not_allowed", refused
+    assert "stays paused" in str(refused) and "`resume` again" in str(refused)
+    assert seen["after"] == ("paused", True)  # reconnected, the table stopped again
+    assert run.hands == clean[PROFILE.timings.shuffle].hands
+
+
+def test_pause_answers_when_the_table_reboots_during_its_stop(clean):
+    seen = {}
+
+    def attach(controller, table):
+        async def operator():
+            await _until(lambda: "raise_walls" in table.model.motion.values() and controller.sm.state == "raising")
+            table.firmware.reset()  # its reboot notice reaches the host while the stop waits for its reply
+            await controller.pause()
+            seen["paused"] = controller.sm.motion  # the state says `reconnecting` meanwhile
+            await _until(lambda: _restored(controller))
+            await asyncio.sleep(HOLD)
+            seen["after"] = (controller.sm.state, table.firmware.stopped, dict(table.model.motion))
+            await controller.resume()
+        asyncio.ensure_future(operator())
+
+    run = run_game("ema-2016", seed=SEED, on_controller=attach)
+    assert seen["paused"] == "paused"
+    assert seen["after"] == ("paused", True, {})  # reconnected: stopped again, nothing moving
+    names = [(r.dir, r.name) for r in run.trace]
+    stop = len(names) - 1 - names[::-1].index(("cmd", "stop"))
+    resume = names.index(("cmd", "resume"), stop)
+    assert ("cmd", "raise_walls") not in names[stop:resume]
+    assert run.hands == clean[PROFILE.timings.shuffle].hands

@@ -2,13 +2,13 @@
 requests that reach the controller in one write (`start` and `pause`, a result and
 `pause`, `resume` and `pause`) leave no window in which a motion command goes out between
 a pause's `stop` and the operator's `resume` (the simulator's trace is what the table was
-told)."""
+told); a `resume` as the line is cut is refused with what to do, the table kept paused."""
 from __future__ import annotations
 
 import json
 import socket
 
-from .process_harness import RunProcess, in_play, start_sim, status, write_config
+from .process_harness import RunProcess, cli, in_play, start_sim, status, stderr_of, write_config
 from .service_harness import wait_for
 
 SEED = 4
@@ -67,3 +67,22 @@ def test_no_motion_command_goes_out_between_a_pause_and_resume_in_one_write(proc
 
     assert sent_while_paused(recorded) == []
     assert status(path)["fault"] is None
+
+
+def test_resume_as_the_line_is_cut_is_refused_with_what_to_do_and_the_table_stays_paused(procs, short_tmp):
+    run = RunProcess(procs, write_config(short_tmp, start_sim(procs, SEED, speed=200)))
+    run.start()
+    path = run.client.path
+    assert cli(path, "start").returncode == 0
+    in_play(run, 1)
+    assert cli(path, "pause").returncode == 0
+    table = procs.started[0]
+    table.kill()  # the line is cut: the controller hears nothing more from the table
+    table.wait(5)
+    resumed = cli(path, "resume")
+    assert resumed.returncode == 1, resumed.stdout
+    assert "stays paused" in resumed.stderr and "`resume` again" in resumed.stderr, resumed.stderr
+    assert "internal" not in resumed.stderr
+    held = status(path)
+    assert held["state"] in ("paused", "reconnecting") and held["waiting_for"] in ("resume", "result")
+    assert "Traceback" not in stderr_of(run.proc)
