@@ -148,12 +148,10 @@ class Recovery:
         await c.displays.show_scores()
         await c.displays.show_round()
         await c.table.set_dealer_lamp(c.state.dealer)
-        status = await c.table.get_status()
-        await self.reconcile_stop(status, paused)
-        if (status["wind"], status["wind_seat"]) != (c.state.round_wind, c.state.starting_dealer):
-            if paused:  # the marker moves: set once the operator resumes, the recovery done
-                c.background.spawn(c.displays.show_wind_marker(), "wind marker after the pause")
-            else:
-                await c.displays.show_wind_marker()
+        await self.reconcile_stop(await c.table.get_status(), paused)
+        if paused:  # the marker moves: set (where it is not) once the operator resumes, the recovery done
+            c.background.spawn(c.displays.show_wind_marker(), "wind marker after the pause")
+        else:
+            await c.displays.show_wind_marker()
         if c.fault:
             await c.table.show_error(int(c.fault.code))

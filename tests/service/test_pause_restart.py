@@ -41,10 +41,12 @@ def commands(path) -> list[str]:
 class PausedTable:
     """One `mjtable run` on one `mjtable sim --pty --trace`, driven through the console script."""
 
-    def __init__(self, procs, folder, *options: str, speed: float) -> None:
+    def __init__(self, procs, folder, *options: str, speed: float, dealer: int = 0) -> None:
         self.trace = folder / "trace.jsonl"
         port = start_sim(procs, SEED, "--trace", str(self.trace), *options, speed=speed)
-        self.run = RunProcess(procs, write_config(folder, port))
+        config = write_config(folder, port)
+        config.write_text(config.read_text().replace("starting_dealer: 0", f"starting_dealer: {dealer}"))
+        self.run = RunProcess(procs, config)
         self.socket = self.run.client.path
         self.run.start()
 
@@ -118,3 +120,19 @@ def test_a_restart_while_paused_idle_keeps_the_table_paused(procs, short_tmp):
     table.wait_state("idle")
     table.ok("start")
     in_play(table.run, 1)
+
+
+def test_a_controller_killed_as_the_wind_marker_is_set_does_not_move_it_again(procs, short_tmp):
+    # Frozen (SIGSTOP) while the marker moves, so that it is in place when the controller
+    # is killed without having heard so: the restarted controller opens the game again.
+    # The marker is at East, seat 0 at power-on: seat 1 deals, so that it moves.
+    table = PausedTable(procs, short_tmp, "--profile", slow_profile(short_tmp, "marker"), speed=2 * SLOW_SPEED,
+                        dealer=1)
+    table.ok("start")
+    wait_for(lambda: "set_wind_marker" in commands(table.trace), "the wind marker sent", interval=0.002)
+    table.run.proc.send_signal(signal.SIGSTOP)
+    time.sleep(SLOW / (2 * SLOW_SPEED) + 0.5)  # the marker is in place, before the table's watchdog
+    table.run.kill()
+    table.run.start()
+    table.wait_state("playing", interval=0.05)
+    assert commands(table.trace).count("set_wind_marker") == 1
