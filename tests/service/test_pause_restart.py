@@ -78,20 +78,22 @@ class PausedTable:
         self.ok("result", "draw", "--tenpai", "--hand", str(seq))  # nobody tenpai: the deal passes
 
 
-@pytest.mark.parametrize("step, timing, hand", [
-    ("raising", "raise_walls", 1),
-    ("collecting", "collect", 2),
-    ("rolling", "dice", 1),
-    ("separating", "separate", 1),
+@pytest.mark.parametrize("step, timing, hand, how", [
+    ("raising", "raise_walls", 1, signal.SIGKILL),
+    ("raising", "raise_walls", 1, signal.SIGTERM),
+    ("collecting", "collect", 2, signal.SIGKILL),
+    ("rolling", "dice", 1, signal.SIGKILL),
+    ("separating", "separate", 1, signal.SIGKILL),
 ])
-def test_a_restart_while_paused_in_a_setup_step_moves_nothing_until_resume(procs, short_tmp, step, timing, hand):
+def test_a_restart_while_paused_in_a_setup_step_moves_nothing_until_resume(procs, short_tmp, step, timing, hand,
+                                                                            how):
     table = PausedTable(procs, short_tmp, "--profile", slow_profile(short_tmp, timing), speed=SLOW_SPEED)
     table.ok("start")
     if hand == 2:
         in_play(table.run, 1)
         table.result(1)
     table.wait_state(step)
-    table.restart_paused(signal.SIGKILL)
+    table.restart_paused(how)
     in_play(table.run, hand)
     assert status(table.socket)["fault"] is None
 
