@@ -14,12 +14,10 @@ operator verbs are checked against it. The work is done in rooms, one job each:
 """
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
-from concurrent.futures import Future
 from typing import Any
 
 from firmware_protocol.codes import Code
@@ -271,23 +269,22 @@ class Controller:
         held = self.sm.game
         # The state first: work woken by the stop must find itself held, not faulted.
         self.trigger("pause")
-        stored = self._store_pause(held)  # beside the stop: a restart keeps the table still
+        # Beside the stop, not awaited (a frozen disk must not hold the safety stop's answer):
+        # a write that fails is logged and in status (`store_error`).
+        self._store_pause(held)
         try:
             await self.table.stop()
         except (LinkLost, McuReset) as exc:
             # Still paused: a rebooted table is stopped, a silent one its watchdog stops, and
             # the reconnect stops it again.
             log.warning("paused, but the table did not confirm the stop (%s): the reconnect stops it again", exc)
-        if stored is not None:
-            try:
-                await asyncio.wrap_future(stored)
-            except StoreError:  # logged by the store's thread, and in status (`store_error`)
-                log.warning("the pause holds, but is not stored: a restart now would not keep the table paused")
         log.info("paused in %s: motion stopped; `mjtable resume` carries on", held)
 
-    def _store_pause(self, paused_in: str | None) -> Future | None:
-        """The pause in the store (None: resumed), read at the next start."""
-        return self.db.submit("save_pause", paused_in) if self.db is not None else None
+    def _store_pause(self, paused_in: str | None) -> None:
+        """The pause in the store (None: resumed), read at the next start: a restart keeps
+        the table still."""
+        if self.db is not None:
+            self.db.submit("save_pause", paused_in)
 
     def _why_no_pause(self) -> str:
         if self.sm.is_motion_paused():
