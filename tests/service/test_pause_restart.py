@@ -14,7 +14,7 @@ import pytest
 
 from sim.profile import CONFIG_DIR, DEFAULT_PROFILE, load_profile
 
-from .process_harness import RunProcess, cli, in_play, start_sim, status, write_config
+from .process_harness import RunProcess, cli, start_sim, status, write_config
 from .service_harness import wait_for
 
 SEED = 4
@@ -74,6 +74,13 @@ class PausedTable:
         assert moved == [], f"sent to the paused table before the operator's resume: {moved}"
         self.ok("resume")
 
+    def in_play(self, seq: int) -> None:
+        """Hand `seq` in play; a slow step run again after resume may take a while on a loaded machine."""
+        def playing():
+            now = self.run.client.request("status")
+            return now["state"] == "playing" and (now.get("hand_in_play") or {}).get("seq") == seq
+        wait_for(playing, f"hand {seq} in play", timeout=30)
+
     def result(self, seq: int) -> None:
         self.ok("result", "draw", "--tenpai", "--hand", str(seq))  # nobody tenpai: the deal passes
 
@@ -90,11 +97,11 @@ def test_a_restart_while_paused_in_a_setup_step_moves_nothing_until_resume(procs
     table = PausedTable(procs, short_tmp, "--profile", slow_profile(short_tmp, timing), speed=SLOW_SPEED)
     table.ok("start")
     if hand == 2:
-        in_play(table.run, 1)
+        table.in_play(1)
         table.result(1)
     table.wait_state(step)
     table.restart_paused(how)
-    in_play(table.run, hand)
+    table.in_play(hand)
     assert status(table.socket)["fault"] is None
 
 
@@ -102,11 +109,11 @@ def test_a_restart_while_paused_in_a_setup_step_moves_nothing_until_resume(procs
 def test_a_restart_while_paused_in_play_moves_nothing_and_the_game_ends_after_resume(procs, short_tmp, how):
     table = PausedTable(procs, short_tmp, speed=FAST_SPEED)
     table.ok("start")
-    in_play(table.run, 1)
+    table.in_play(1)
     table.restart_paused(how)
     seq = 1
     while True:
-        in_play(table.run, seq)
+        table.in_play(seq)
         table.result(seq)
         wait_for(lambda: status(table.socket)["state"] != "playing"
                  or status(table.socket)["hand_in_play"]["seq"] != seq, f"hand {seq} settled", timeout=20)
@@ -121,7 +128,7 @@ def test_a_restart_while_paused_idle_keeps_the_table_paused(procs, short_tmp):
     table.restart_paused(signal.SIGKILL)
     table.wait_state("idle")
     table.ok("start")
-    in_play(table.run, 1)
+    table.in_play(1)
 
 
 def test_a_controller_killed_as_the_wind_marker_is_set_does_not_move_it_again(procs, short_tmp):
