@@ -46,7 +46,7 @@ from controller.snapshot import snapshot
 from controller.sticks import StickCheck
 from controller.store import StoreError
 from controller.store_thread import StoreThread
-from controller.table import Fault, LinkLost, Overdue, Rejected, Table
+from controller.table import Fault, LinkLost, McuReset, Overdue, Rejected, Table, TableError
 from controller.table_news import TableNews
 
 log = logging.getLogger("mjtable.controller")
@@ -61,7 +61,8 @@ class Controller:
                  ruleset_name: str | None = None, seed: int | None = None) -> None:
         self.settings = settings or Settings()
         self.table = Table(table_connector, on_event=lambda event: self.news.on_event(event),
-                           operation_limits=self.settings.operation_limits())
+                           operation_limits=self.settings.operation_limits(),
+                           paused=lambda: self.sm.is_motion_paused())
         self.in_play = InPlay(rules, ruleset_name or rules.name)
         self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
         self.store = store
@@ -124,9 +125,21 @@ class Controller:
     async def start(self) -> None:
         """Connect, identify, self-test; resume an interrupted game if the store has one."""
         game = await self.record.stored_game()  # its rules before the self-test: it configures the table for them
-        await self.recovery.start_up()
+        paused_in = await self.db.call("paused_in") if self.db is not None else None
+        held = await self.recovery.start_up(paused=paused_in is not None)
         if game is not None:
             self.record.restore(game)
+        if held:
+            self._hold_after_restart(paused_in)
+
+    def _hold_after_restart(self, paused_in: str | None) -> None:
+        """A pause from before this start (stored, or found as a host's stop on the table)
+        holds the table: nothing moves until the operator's `resume`."""
+        self.trigger("pause")
+        if paused_in is None:
+            self._store_pause(self.sm.game)
+        log.warning("the table was paused before this start (in %s): it stays still until `mjtable resume`",
+                    paused_in or "a state this host did not store")
 
     def close(self) -> None:
         """Stop background work and hang up; the store keeps the game."""
@@ -263,14 +276,24 @@ class Controller:
         held = self.sm.game
         # The state first: work woken by the stop must find itself held, not faulted.
         self.trigger("pause")
+        # Beside the stop, not awaited (a frozen disk must not hold the safety stop's answer):
+        # a write that fails is logged and in status (`store_error`).
+        self._store_pause(held)
         try:
             await self.table.stop()
-        except LinkLost:
-            # Still paused: the table's watchdog stops it, and the reconnect stops it again.
-            log.warning("paused, but the table did not confirm the stop: the link is lost")
+        except (LinkLost, McuReset) as exc:
+            # Still paused: a rebooted table is stopped, a silent one its watchdog stops, and
+            # the reconnect stops it again.
+            log.warning("paused, but the table did not confirm the stop (%s): the reconnect stops it again", exc)
         except Overdue as exc:  # a table that acknowledges but does not answer: its fault says so
             log.warning("paused, but the table did not confirm the stop: %s", exc)
         log.info("paused in %s: motion stopped; `mjtable resume` carries on", held)
+
+    def _store_pause(self, paused_in: str | None) -> None:
+        """The pause in the store (None: resumed), read at the next start: a restart keeps
+        the table still."""
+        if self.db is not None:
+            self.db.submit("save_pause", paused_in)
 
     def _why_no_pause(self) -> str:
         if self.sm.is_motion_paused():
@@ -285,12 +308,19 @@ class Controller:
     async def resume(self) -> None:
         if not self.sm.is_motion_paused():
             raise Refusal("not_allowed", "the table is not paused")
+        again = "`resume` again once the table answers (status no longer says `reconnecting`)"
+        if self.recovery.active:
+            raise Refusal("not_allowed", f"the link to the table is being restored: it stays paused; {again}")
         try:
-            await self.table.resume()
+            await self.table.end_pause()
         except Rejected as exc:
             raise Refusal("not_allowed", f"the table refuses to resume ({exc}): "
                                          f"{remedy(exc.code, 'resume again')}") from None
+        except TableError as exc:  # the link lost, the table reset, or no answer: the stop holds
+            raise Refusal("not_allowed", f"the table did not confirm the resume ({exc}): it stays paused "
+                                         f"(a reconnect stops it again); {again}") from None
         self.trigger("resume")
+        self._store_pause(None)
         log.info("resumed in %s", self.sm.state)
         self.work.resumed.set()
 
@@ -334,6 +364,8 @@ class Controller:
         self.work.let_go()
         self.clock.begin(None)
         self.hand_setup.cancel_background_shuffle()
+        if self.sm.is_motion_paused():
+            self._store_pause(None)
         if self.sm.may_release():
             self.sm.release()  # the table stays stopped; the next game's opening resumes it
         self.trigger("abandon")

@@ -110,10 +110,17 @@ class Displays:
         return dataclasses.replace(s, scores=scores, riichi_sticks=s.riichi_sticks + len(hand.riichi))
 
     async def show_wind_marker(self) -> None:
+        """The round's wind at the starting dealer's seat, unless the table says it is there
+        already (set before a restart, a reconnect or a pause)."""
         c = self.c
         if not c.table.capabilities.has_wind_marker:
             return  # the round's text at the next hand says the wind
 
         async def mark():
-            await c.table.set_wind_marker(c.state.round_wind, c.state.starting_dealer)
+            if c.state is None:
+                return  # given up while this waited for `resume` (set after a recovery while paused)
+            wanted = (c.state.round_wind, c.state.starting_dealer)
+            status = await c.table.get_status()
+            if (status["wind"], status["wind_seat"]) != wanted:
+                await c.table.set_wind_marker(*wanted)
         await c.work.run(mark)

@@ -228,7 +228,8 @@ class TableWork:
         return Overdue(Code.OPERATION_TIMEOUT, "none", f"still busy after {busy:.0f} s ({exc.detail})")
 
     def _stopped_by_pause(self, exc: Exception) -> bool:
-        """An operation the pause's `stop` aborted, or a motion command sent after it."""
+        """An operation the pause's `stop` aborted, or a motion command after it (held back
+        by the facade, controller/table.py `Held`, or refused by the stopped table)."""
         refused_while_paused = isinstance(exc, Rejected) and exc.code == Code.STOPPED and self.c.sm.is_motion_paused()
         return isinstance(exc, Interrupted) or refused_while_paused
 

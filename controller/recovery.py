@@ -36,26 +36,28 @@ class Recovery:
         return self._task is not None and not self._task.done()
 
     # ---- start-up ----
-    async def start_up(self) -> None:
-        """Connect, identify, self-test: from ``boot`` to ``idle``."""
+    async def start_up(self, paused: bool = False) -> bool:
+        """Connect, identify, self-test: from ``boot`` to ``idle``. Whether the table stays
+        held by a pause: one stored before this start (`paused`), or one found on the table."""
         self.c.trigger("power_on")
         await self._connect()
         self.c.trigger("identified")
         while True:
             try:
-                await self._self_test()
+                held = await self._self_test(paused)
                 break
             except (LinkLost, McuReset, Overdue) as exc:  # a noisy line: connect again and test again
                 log.warning("self-test interrupted (%s); connecting again", exc)
                 await self._connect()
         self.c.trigger("ready")
+        return held
 
     async def _connect(self) -> None:
         def retrying(exc: Exception, delay: float) -> None:
             self.c.publish("link", status="retrying", error=str(exc), retry_in=delay)
         await self.c.table.connect_with_backoff(self.c.settings.backoff_max, on_retry=retrying)
 
-    async def _self_test(self) -> None:
+    async def _self_test(self, paused: bool) -> bool:
         c = self.c
         ident, caps = c.table.identity, c.table.capabilities
         refusal = cannot_play(caps, c.rules)
@@ -70,21 +72,26 @@ class Recovery:
         absent = caps.absent()
         log.info("table %s ready: sets %s%s", ident["model"], status["sets"],
                  f"; without {', '.join(absent)} (shown another way)" if absent else "")
-        await self.reconcile_stop(status)
+        # Only its watchdog's stop is this host's own to resume; a stop with no fault is a
+        # host's pause (this one's, killed before it could store it): both are shown, held.
+        held = paused or (status["stopped"] and status["fault"] == 0)
+        await self.reconcile_stop(status, held)
+        return held
 
     async def _configure(self) -> None:
         rules = self.c.rules
         await self.c.table.configure(rules.players, rules.tiles, list(rules.stacks_per_side))
 
     async def reconcile_stop(self, status: dict, paused: bool = False) -> None:
-        """A table found stopped after a (re)connect: its fault event may never have reached us."""
+        """A table found stopped after a (re)connect: its fault event may never have reached us.
+        While paused it stays stopped (stopped again if not) until the operator's `resume`."""
         if not status["stopped"]:
             if paused:
-                await self.c.table.stop()  # the pause's stop was lost with the link
+                await self.c.table.stop()  # the pause's stop was lost with the link, or the table reset
             return
         if status["fault"] in (0, Code.WATCHDOG):
-            # Stopped because this host was gone (watchdog) or paused by a host since killed;
-            # while paused, `resume` restarts it.
+            # Stopped because this host was silent (watchdog) or by this host itself (a game
+            # given up while paused); while paused, only the operator's `resume` restarts it.
             if not paused:
                 await self.c.table.resume()
             return
@@ -111,13 +118,12 @@ class Recovery:
 
     async def _reconnect(self) -> None:
         self.c.publish("state")  # reconnecting
-        paused = self.c.sm.is_motion_paused()
         while True:
             self.c.table.close()
             await self._connect()
             try:
                 await self._configure()
-                await self._restore_displays(paused)
+                await self._restore()
                 break
             except Rejected as exc:
                 # e.g. the table is still busy with an operation from before the loss
@@ -129,16 +135,22 @@ class Recovery:
         self.c.publish("reconnected")
         self.c.publish("state")
 
-    async def _restore_displays(self, paused: bool) -> None:
+    async def _restore(self) -> None:
+        """The table as the game left it. Between games only a pause's stop: the next
+        game's opening reconciles any other stop."""
         c = self.c
+        paused = c.sm.is_motion_paused()
         if c.state is None:
+            if paused:
+                await self.reconcile_stop(await c.table.get_status(), paused)
             return
         await c.displays.show_scores()
         await c.displays.show_round()
         await c.table.set_dealer_lamp(c.state.dealer)
-        status = await c.table.get_status()
-        await self.reconcile_stop(status, paused)
-        if (status["wind"], status["wind_seat"]) != (c.state.round_wind, c.state.starting_dealer):
+        await self.reconcile_stop(await c.table.get_status(), paused)
+        if paused:  # the marker moves: set (where it is not) once the operator resumes, the recovery done
+            c.background.spawn(c.displays.show_wind_marker(), "wind marker after the pause")
+        else:
             await c.displays.show_wind_marker()
         if c.fault:
             await c.table.show_error(int(c.fault.code))

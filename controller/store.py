@@ -14,7 +14,8 @@ result submitted twice count once.
 
 Schema versions: 1 had games and hands; 2 adds the players and a game's seating; 3 adds
 club sessions (games grouped over an evening), a tournament's roster and schedule (who
-sits where at which table in which round; a game keeps its round and table) and the faults log.
+sits where at which table in which round; a game keeps its round and table) and the faults log;
+4 adds the operator's pause (a restart keeps the table paused, in a game or between games).
 An older database is upgraded in place when it is opened, in one transaction.
 """
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 from controller.errors import MjtableError
 from controller.store_lock import FILE_MODE, StoreLock, StoreLocked
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PROGRESS_STEPS = 10_000  # SQLite virtual-machine steps between progress calls of the full check
 MAX_PROBLEMS = 100
 
@@ -107,7 +108,15 @@ CREATE TABLE faults (
     game_id    INTEGER REFERENCES games(id)
 );
 """
-_UPGRADES = {1: _TO_2, 2: _TO_3}  # version -> the script that makes it the next
+# Version 3 -> 4: the operator's pause, one row while the table is paused (the state it held).
+_TO_4 = """
+CREATE TABLE pause (
+    id         INTEGER PRIMARY KEY CHECK (id = 1),
+    paused_in  TEXT NOT NULL,
+    at         TEXT NOT NULL
+);
+"""
+_UPGRADES = {1: _TO_2, 2: _TO_3, 3: _TO_4}  # version -> the script that makes it the next
 
 
 class StoreError(MjtableError):
@@ -563,6 +572,20 @@ class Store:
         for round_, table in self._query("SELECT DISTINCT round, table_no FROM schedule ORDER BY round, table_no"):
             rounds.setdefault(round_, []).append(table)
         return rounds
+
+    # -- the operator's pause --------------------------------------------------------
+
+    def save_pause(self, paused_in: str | None) -> None:
+        """The table paused in machine state ``paused_in``, or (None) resumed."""
+        with self._transaction() as db:
+            db.execute("DELETE FROM pause")
+            if paused_in is not None:
+                db.execute("INSERT INTO pause (id, paused_in, at) VALUES (1, ?, ?)", (paused_in, _now()))
+
+    def paused_in(self) -> str | None:
+        """The machine state a pause not yet resumed held, if there is one."""
+        rows = self._query("SELECT paused_in FROM pause")
+        return rows[0][0] if rows else None
 
     # -- the faults log ------------------------------------------------------------
 

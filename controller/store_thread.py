@@ -23,7 +23,7 @@ from firmware_protocol.virtual_time import VirtualTimeLoop
 
 log = logging.getLogger("mjtable.store")
 
-WRITES = frozenset({"new_game", "save_step", "commit_hand", "finish_game", "abandon_game"})
+WRITES = frozenset({"new_game", "save_step", "commit_hand", "finish_game", "abandon_game", "save_pause"})
 
 
 class StoreThread:

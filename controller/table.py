@@ -76,6 +76,8 @@ WINDOW = 4  # frames in flight at most, fewer if the table's receive window is s
 OVERDUE_LOG_EVERY = 30.0  # a noisy line makes many replies late: one warning per this many seconds
 UNEXPECTED_LOG_EVERY = 10.0  # a confused table may send many: one warning per this many seconds
 SUBSYSTEM_TEST_LIMIT = 60.0  # protocol 1.1: a subsystem's test cycle, the slowest (lifts, centre) included
+# What moves the table: never sent while the operator's pause holds it, but for its `resume`.
+MOTION_COMMANDS = frozenset([*OPERATIONS[1:], "resume"])
 
 
 class TableError(MjtableError):
@@ -86,6 +88,15 @@ class Rejected(TableError):
     def __init__(self, command: str, code: int, detail: str) -> None:
         super().__init__(f"{command} rejected: E{code} {describe(code)}{': ' + detail if detail else ''}")
         self.command, self.code, self.detail = command, code, detail
+
+
+class Held(Rejected):
+    """A motion command not sent: the operator's pause holds the table until `resume`.
+    Refused by the host as the stopped table would refuse it (STOPPED), so that whatever
+    handles that refusal handles this one, without the command ever going out."""
+
+    def __init__(self, command: str) -> None:
+        super().__init__(command, Code.STOPPED, "not sent: the table is paused until `resume`")
 
 
 class BadReport(Rejected):
@@ -126,9 +137,12 @@ class Table:
     """Typed operations on one table; reconnects through `connector`."""
 
     def __init__(self, connector: Connector, *, on_event: Callable[[TableEvent], None] | None = None,
-                 operation_limits: Mapping[str, float] | None = None) -> None:
-        """`operation_limits`: seconds each long operation may take (by command name)."""
+                 operation_limits: Mapping[str, float] | None = None, paused: Callable[[], bool] = lambda: False
+                 ) -> None:
+        """`operation_limits`: seconds each long operation may take (by command name);
+        `paused`: whether the operator's pause holds the table (the machine's motion)."""
         self._connector = connector
+        self._paused = paused
         self._limits = {"test_subsystem": SUBSYSTEM_TEST_LIMIT, **(operation_limits or {})}
         self._on_event = on_event or (lambda event: None)
         self._link = _host_link()  # one epoch for the life of the process: see connect()
@@ -257,7 +271,11 @@ class Table:
         future = self._send(name, args)
         return await self._reply(name, future)
 
-    def _send(self, name: str, args: dict[str, Any]) -> asyncio.Future:
+    def _send(self, name: str, args: dict[str, Any], *, ends_pause: bool = False) -> asyncio.Future:
+        # Checked as it goes out: work that looked for a pause before its last status
+        # request must not move a table the pause stopped meanwhile.
+        if name in MOTION_COMMANDS and not ends_pause and self._paused():
+            raise Held(name)
         if self._endpoint is None:
             raise LinkLost("not connected")
         msg = Message(name, args)
@@ -449,6 +467,10 @@ class Table:
 
     async def resume(self) -> None:
         await self.command("resume")
+
+    async def end_pause(self) -> None:
+        """The operator's `resume`: the one motion command a pause lets through."""
+        await self._reply("resume", self._send("resume", {}, ends_pause=True))
 
     # ---- protocol 1.1: send only what `capabilities` announces ----
     async def get_counters(self) -> dict[str, Any]:

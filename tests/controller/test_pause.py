@@ -27,8 +27,15 @@ SLOW_SHUFFLE = dataclasses.replace(PROFILE, timings=dataclasses.replace(PROFILE.
 
 @pytest.fixture(scope="module")
 def clean():
-    return {profile.timings.shuffle: run_game("ema-2016", seed=SEED, profile=profile)
-            for profile in (PROFILE, SLOW_SHUFFLE)}
+    """The game without a pause, on a profile and with a dealer; each played once."""
+    runs = {}
+
+    def clean_run(profile=PROFILE, dealer=0):
+        key = (profile.timings.shuffle, dealer)
+        if key not in runs:
+            runs[key] = run_game("ema-2016", seed=SEED, profile=profile, dealer=dealer)
+        return runs[key]
+    return clean_run
 
 
 def pause_while(operation: str, state: str, seen: dict, press=None):
@@ -81,7 +88,9 @@ def _stopped_then_done(trace, operation):
 ])
 def test_pause_stops_the_moving_table_and_resume_carries_on(clean, state, operation, profile):
     seen = {}
-    run = run_game("ema-2016", seed=SEED, profile=profile, on_controller=pause_while(operation, state, seen))
+    dealer = 1 if state == "preparing" else 0  # the marker shows East at seat 0 at power-on: seat 1's moves it
+    run = run_game("ema-2016", seed=SEED, profile=profile, dealer=dealer,
+                   on_controller=pause_while(operation, state, seen))
     status = seen["status"]
     assert status["state"] == "paused"
     assert status["waiting_for"] == ("result" if state == "playing" else "resume")
@@ -89,8 +98,8 @@ def test_pause_stops_the_moving_table_and_resume_carries_on(clean, state, operat
     assert "`resume` carries on" in seen["retry"]
     assert status["fault"] is None and run.controller.fault is None
     _stopped_then_done(run.trace, operation)
-    assert run.hands == clean[profile.timings.shuffle].hands
-    assert run.standings == clean[profile.timings.shuffle].standings
+    assert run.hands == clean(profile, dealer).hands
+    assert run.standings == clean(profile, dealer).standings
 
 
 def test_a_seats_pause_button_stops_the_table(clean):
@@ -99,7 +108,7 @@ def test_a_seats_pause_button_stops_the_table(clean):
     run = run_game("ema-2016", seed=SEED, on_controller=press)
     assert seen["status"]["state"] == "paused" and seen["stopped"] and seen["still"]
     _stopped_then_done(run.trace, "raise_walls")
-    assert run.hands == clean[PROFILE.timings.shuffle].hands
+    assert run.hands == clean().hands
 
 
 def test_pause_is_refused_during_a_fault_which_stopped_the_table_already(clean):
@@ -123,4 +132,102 @@ def test_pause_is_refused_during_a_fault_which_stopped_the_table_already(clean):
     assert seen["state"] == "fault" and seen["refused"].code == "not_allowed"
     message = str(seen["refused"])
     assert "stopped already" in message and f"E{Code.LIFT_STUCK}" in message and "free the stuck wall lift" in message
-    assert run.hands == clean[PROFILE.timings.shuffle].hands
+    assert run.hands == clean().hands
+
+
+def _lose_link(table, loss: str) -> None:
+    """An MCU reset, or the line cut (the host hears nothing more: its link gives up)."""
+    if loss == "reset":
+        table.firmware.reset()
+    else:
+        table.firmware.detach()
+
+
+async def _until(condition) -> None:
+    while not condition():
+        await asyncio.sleep(0.25)
+
+
+def _restored(controller) -> bool:
+    return controller.table.connected and not controller.recovery.active
+
+
+@pytest.mark.parametrize("loss", ["reset", "cut"])
+def test_resume_sent_as_the_link_is_lost_is_refused_clearly_and_the_table_stays_paused(clean, loss):
+    seen = {}
+
+    def attach(controller, table):
+        async def operator():
+            await _until(lambda: controller.sm.state == "playing" and controller.hand.seq == 2)
+            await controller.pause()
+            await asyncio.sleep(5.0)
+            _lose_link(table, loss)
+            try:
+                await controller.resume()
+                seen["resume"] = "carried out"
+            except Refusal as refused:
+                seen["resume"] = refused
+            await _until(lambda: _restored(controller))
+            seen["after"] = (controller.sm.state, table.firmware.stopped)
+            if controller.sm.is_motion_paused():
+                await controller.resume()
+        asyncio.ensure_future(operator())
+
+    run = run_game("ema-2016", seed=SEED, on_controller=attach)
+    refused = seen["resume"]
+    assert isinstance(refused, Refusal) and refused.code == "not_allowed", refused
+    assert "stays paused" in str(refused) and "`resume` again" in str(refused)
+    assert seen["after"] == ("paused", True)  # reconnected, the table stopped again
+    assert run.hands == clean().hands
+
+
+def test_pause_answers_when_the_table_reboots_during_its_stop(clean):
+    seen = {}
+
+    def attach(controller, table):
+        async def operator():
+            await _until(lambda: "raise_walls" in table.model.motion.values() and controller.sm.state == "raising")
+            table.firmware.reset()  # its reboot notice reaches the host while the stop waits for its reply
+            await controller.pause()
+            seen["paused"] = controller.sm.motion  # the state says `reconnecting` meanwhile
+            await _until(lambda: _restored(controller))
+            await asyncio.sleep(HOLD)
+            seen["after"] = (controller.sm.state, table.firmware.stopped, dict(table.model.motion))
+            await controller.resume()
+        asyncio.ensure_future(operator())
+
+    run = run_game("ema-2016", seed=SEED, on_controller=attach)
+    assert seen["paused"] == "paused"
+    assert seen["after"] == ("paused", True, {})  # reconnected: stopped again, nothing moving
+    names = [(r.dir, r.name) for r in run.trace]
+    stop = len(names) - 1 - names[::-1].index(("cmd", "stop"))
+    resume = names.index(("cmd", "resume"), stop)
+    assert ("cmd", "raise_walls") not in names[stop:resume]
+    assert run.hands == clean().hands
+
+
+def test_a_marker_set_as_a_pause_meets_it_is_not_moved_again(clean):
+    # The table sets the wind marker for the South round; as it reports it, the host pauses
+    # (the stop fails the wait before the report arrives): at `resume` the host runs the
+    # work again, and must ask the table before moving it.
+    seen = {}
+
+    def attach(controller, table):
+        record = table.trace.record
+
+        async def pause_then_resume():
+            await controller.pause()
+            await asyncio.sleep(HOLD)
+            await controller.resume()
+
+        def spy(direction, msg):
+            record(direction, msg)
+            if (direction, msg.name) == ("event", "wind_marker_set") and msg.args["wind"] == 1 and not seen:
+                seen["paused"] = asyncio.ensure_future(pause_then_resume())
+        table.trace.record = spy
+
+    run = run_game("ema-2016", seed=SEED, on_controller=attach)
+    assert seen["paused"].done() and seen["paused"].exception() is None
+    south = [r for r in run.trace if (r.dir, r.name) == ("cmd", "set_wind_marker") and r.args["wind"] == 1]
+    assert len(south) == 1
+    assert run.hands == clean().hands

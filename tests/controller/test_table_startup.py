@@ -57,3 +57,30 @@ def test_controller_start_up_logs_no_warning_when_the_table_announces_its_boot(c
     with caplog.at_level(logging.INFO):
         assert run_virtual(main()) == "idle"
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_a_table_found_stopped_without_a_fault_is_shown_paused_until_the_operators_resume():
+    # A host's pause (fault 0), that host killed before it could store it: not this host's
+    # own watchdog stop, so it is shown paused and nothing is sent to move it.
+    async def main():
+        loop = asyncio.get_running_loop()
+        table = SimulatedTable(seed=3, loop=loop)
+        line = connect_in_process(loop, table)
+        table.firmware.stopped = True
+
+        async def connector():
+            return line
+
+        controller = Controller(connector, R.load_ruleset("ema-2016"), seed=1)
+        await controller.start()
+        await asyncio.sleep(10)
+        held = (controller.sm.state, controller.snapshot()["waiting_for"], table.firmware.stopped,
+                [r.name for r in table.trace.named("resume", "cmd")])
+        await controller.resume()
+        after = (controller.sm.state, table.firmware.stopped)
+        controller.close()
+        return held, after
+
+    held, after = run_virtual(main())
+    assert held == ("paused", "resume", True, [])
+    assert after == ("idle", False)

@@ -18,7 +18,7 @@ from firmware_protocol.codes import Code
 from sim import SimulatedTable
 from sim.firmware import Firmware, rejected
 from sim.maintenance import Maintenance
-from sim.profile import CONFIG_DIR
+from firmware_protocol.profile import CONFIG_DIR
 from sim.serve import serve_pty
 
 SPEED = 5000.0

@@ -188,3 +188,15 @@ def test_faults_are_counted_by_code_and_subsystem(tmp_path):
         store.record_fault(301, "lift", "", None)
         assert store.fault_counts() == {(201, "hopper"): 2, (301, "lift"): 1}
         assert store.fault_counts(since="9999") == {}
+
+
+def test_the_operators_pause_is_kept_until_resumed_across_reopens(tmp_path):
+    path = tmp_path / "state.db"
+    with Store(path) as s:
+        assert s.paused_in() is None
+        s.save_pause("raising")
+    with Store(path) as s:
+        assert s.paused_in() == "raising"
+        s.save_pause(None)
+    with Store(path) as s:
+        assert s.paused_in() is None

@@ -58,7 +58,7 @@ def test_a_version_1_database_is_upgraded_with_nothing_lost(v1):
         assert [(g.status, g.seating) for g in games] == [("finished", "as-given"), ("abandoned", "as-given")]
         assert [store.players(g.id) for g in games] == [{}, {}]
         assert len(store.hands(1)) == 14 and len(store.hands(2)) == 1
-    assert _version(v1) == SCHEMA_VERSION == 3
+    assert _version(v1) == SCHEMA_VERSION == 4
     assert _rows(v1) == before  # every row, every time of commit
 
 
@@ -76,7 +76,8 @@ def test_a_version_2_database_is_upgraded_with_its_players_kept(v2):
         assert [store.players(g.id) for g in games] == [PLAYERS, PLAYERS]
         assert len(store.hands(1)) == 14 and len(store.hands(2)) == 1
         assert store.sessions() == [] and store.roster() == {} and store.fault_counts() == {}
-    assert _version(v2) == 3
+        assert store.paused_in() is None  # version 4: no pause is held
+    assert _version(v2) == 4
     assert _rows(v2) == before
 
 
