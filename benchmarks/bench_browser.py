@@ -22,7 +22,7 @@ from benchmarks.bench_system import MJTABLE, spawn_first_line, stop
 from benchmarks.bench_web import SECRET, _config, _start, print_rows
 
 CYCLES = 20  # pause / resume pairs
-STATIC = Path(__file__).resolve().parent.parent / "controller" / "web" / "static"
+STATIC = Path(__file__).resolve().parent.parent / "controller" / "api" / "web" / "static"
 PAGE_FILES = ("*.html", "*.js", "*.css")
 LISTENING = r"listening on 127\.0\.0\.1:(\d+)"
 
@@ -49,7 +49,7 @@ def _op(base: str, name: str) -> None:
 
 def _events(socket_path: Path, into: list, stop_flag: threading.Event) -> None:
     """Every state the control socket's subscriber sees, with the wall clock (ms) it came at."""
-    from controller.client import Client
+    from controller.api.client import Client
 
     with Client(socket_path, timeout=None).subscribe() as events:
         for event in events:
@@ -75,7 +75,7 @@ def event_to_dom() -> list[float]:
     driver = None
     try:
         with tempfile.TemporaryDirectory(prefix="mjtable-bench-browser-") as tmp:
-            from controller.web.secret import hash_secret
+            from controller.api.web.secret import hash_secret
 
             folder = Path(tmp)
             web = f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {hash_secret(SECRET)}\n"

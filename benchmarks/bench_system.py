@@ -61,7 +61,7 @@ ECHO = textwrap.dedent("""
 
 
 async def table_round_trips(path: str) -> list[float]:
-    from controller.table import Table
+    from controller.table.facade import Table
 
     table = Table(lambda: _open(path))
     await table.connect()
@@ -146,7 +146,7 @@ def hand_changes(trace) -> list[float]:
 
 
 def bench_hand_change() -> None:
-    from controller.simulation import profile_for, run_game
+    from controller.app.simulation import profile_for, run_game
     from controller import rules as R
     from firmware_protocol.profile import load_profile
 
@@ -176,7 +176,7 @@ def bench_slow_shuffle(rules) -> tuple[float, int]:
     Returns the median simulated seconds from each result to the next dora flipped,
     and how many waits were shown."""
     import re
-    from controller.simulation import profile_for, run_game
+    from controller.app.simulation import profile_for, run_game
 
     text = profile_for(rules).read_text()
     text = re.sub(r"(?m)^(\s*shuffle:)\s*[\d.]+", rf"\g<1> {SLOW_SHUFFLE}", text)
@@ -197,7 +197,7 @@ def bench_slow_shuffle(rules) -> tuple[float, int]:
 
 # ------------------------------------------------------------------ hanchan in virtual time
 def bench_hanchan() -> None:
-    from controller.simulation import run_game
+    from controller.app.simulation import run_game
 
     run_game("ema-2016", seed=0)  # warm imports and caches
     walls = []
@@ -220,7 +220,7 @@ CUT = 1.0
 
 def _second_hand(seed: int, **kwargs) -> tuple[float, float, object]:
     """When hand 1 ended and hand 2 started, in a game with `kwargs` (at most 2 hands played)."""
-    from controller.simulation import run_game
+    from controller.app.simulation import run_game
 
     times: dict[str, list[float]] = {"hand_ended": [], "hand_started": []}
 
@@ -289,9 +289,9 @@ def run_virtual_restart(seed: int) -> float:
     """Kill the controller 20 s into hand 1's play (cancel its tasks, hang up, close the
     store) and start a new one on the same store and table: virtual seconds to playing."""
     from controller import rules as R
-    from controller.controller import Controller
-    from controller.simulation import profile_for
-    from controller.store import Store
+    from controller.game.controller import Controller
+    from controller.app.simulation import profile_for
+    from controller.store.database import Store
     from firmware_protocol.virtual_time import run_virtual
     from sim.serve import connect_in_process
     from sim.table import SimulatedTable
@@ -341,8 +341,8 @@ def run_virtual_restart(seed: int) -> float:
 CONTROLLER = textwrap.dedent("""
     import asyncio, resource, sys, time
     from controller import rules as R
-    from controller.controller import Controller
-    from controller.store import Store
+    from controller.game.controller import Controller
+    from controller.store.database import Store
     from firmware_protocol.transport import SerialTransport
 
     async def main(path, idle, database):
@@ -363,7 +363,7 @@ CONTROLLER = textwrap.dedent("""
 
 # Plays a whole game in virtual time, simulator and players in the same process.
 GAME = textwrap.dedent("""
-    from controller.simulation import run_game
+    from controller.app.simulation import run_game
     run_game("ema-2016", seed=0)
     print(next(int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith("VmHWM")))
 """)
@@ -376,7 +376,7 @@ HISTORY_GAMES = 20_000  # a few years of one busy table
 def history_store() -> Path:
     """A state database holding HISTORY_GAMES finished hanchans (copies of one real game),
     built once into a cache file: a store the size of a busy table's after years."""
-    from controller.store import SCHEMA_VERSION
+    from controller.store.database import SCHEMA_VERSION
 
     path = Path(tempfile.gettempdir()) / "mjtable-bench" / f"history-{HISTORY_GAMES}-v{SCHEMA_VERSION}.db"
     if not path.exists():
@@ -390,8 +390,8 @@ def history_store() -> Path:
 
 def _fill_history(path: Path) -> None:
     import sqlite3
-    from controller.simulation import run_game
-    from controller.store import Store
+    from controller.app.simulation import run_game
+    from controller.store.database import Store
 
     with Store(path) as store:
         run_game("ema-2016", seed=0, store=store)

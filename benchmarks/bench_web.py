@@ -75,7 +75,7 @@ async def _op_to_event(port: int) -> list[float]:
 
 
 def main() -> None:
-    from controller.web.secret import hash_secret
+    from controller.api.web.secret import hash_secret
 
     rows = []
     sim, device = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])

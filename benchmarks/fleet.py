@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller import rules as R
-from controller.controller import Controller
-from controller.service import Service
-from controller.settings import Settings, durations_from
-from controller.simulation import PlayerDriver, profile_for, table_rules
+from controller.game.controller import Controller
+from controller.api.handlers import Service
+from controller.game.settings import Settings, durations_from
+from controller.app.simulation import PlayerDriver, profile_for, table_rules
 from sim.players import Players
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
@@ -70,8 +70,8 @@ def open_table(n: int, *, speed: float, broker: str | None, password: str | None
     table_id = f"fleet-{n}"
     publisher = None
     if broker is not None:
-        from controller.mqtt.publisher import Publisher  # only then: its cost is what the benchmark measures
-        from controller.mqtt.settings import MqttSettings
+        from controller.api.mqtt.publisher import Publisher  # only then: its cost is what the benchmark measures
+        from controller.api.mqtt.settings import MqttSettings
         settings = MqttSettings(broker=broker, table_id=table_id, discovery_prefix=None,
                                 username=table_id if password else None, password=password)
         publisher = Publisher(settings, service, list(rules.seats))
@@ -125,7 +125,7 @@ async def follow_events(broker: str, password: str | None, on_seen: Callable[[Ha
     """Each hand_ended event as the broker delivers it (a subscriber beside the floor view's)."""
     import aiomqtt
 
-    from controller.mqtt.settings import parse_broker
+    from controller.api.mqtt.settings import parse_broker
     where = parse_broker(broker)
     async with aiomqtt.Client(where.host, where.port, username="floor" if password else None,
                               password=password) as client:

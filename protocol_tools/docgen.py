@@ -26,8 +26,8 @@ from mjtable_config import CONFIG_DIR
 from sim.table import SimulatedTable
 from sim.walls import Position, Walls  # the table's own geometry, so the figures are its
 
-from controller import table as facade  # the host's figures, so the document cannot drift
-from controller.settings import NOMINAL_DURATIONS, Settings
+from controller.table import facade  # the host's figures, so the document cannot drift
+from controller.game.settings import NOMINAL_DURATIONS, Settings
 
 from .recorder import record
 

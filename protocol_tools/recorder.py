@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any
 
-from controller.table import McuReset, Table
+from controller.table.facade import McuReset, Table
 from firmware_protocol import link as link_module
 from firmware_protocol.frame import FrameDecoder, encode_frame
 from firmware_protocol.profile import DEFAULT_PROFILE, load_profile

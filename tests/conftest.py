@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from .service.service_harness import RunningService
+from .app.service.service_harness import RunningService
 from .support.folders import short_folder
 from .support.processes import Processes
 

@@ -15,7 +15,7 @@ from typing import Callable
 
 from yaml.nodes import MappingNode
 
-from controller.config import find_table_config, load_table_config, table_shape, unplayable
+from controller.app.config import find_table_config, load_table_config, table_shape, unplayable
 from controller.rules.ruleset import load_ruleset, ruleset_shape
 from mjtable_config.schema import ConfigError, Context, Record, compose, read_text
 

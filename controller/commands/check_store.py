@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 
 from controller.commands.client import CommandError, add_database_options, database_path
-from controller.store import Store, StoreError
+from controller.store.database import Store, StoreError
 
 HELP = "check every page of the state database for damage (exit 0 sound, 2 damaged or unusable)"
 LINE_EVERY = 5.0  # seconds between "still checking" lines when stderr is not a terminal

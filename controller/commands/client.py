@@ -11,10 +11,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from controller.client import Client, ClientError, RequestError
+from controller.api.client import Client, ClientError, RequestError
 from controller.commands.status_text import describe_status, time_limit_line
-from controller.players import SEATINGS, parse_player
-from controller.time_limit import SIGNALS
+from controller.club.players import SEATINGS, parse_player
+from controller.club.time_limit import SIGNALS
 
 
 # one line per command (this module serves several; see controller/cli.py)
@@ -43,7 +43,7 @@ def path_from_config(config_file: str | None, name: str) -> tuple[Path, Path]:
     """``socket`` (api.socket) or ``database`` (state.database) of the table config that
     `mjtable run` uses too (controller.config.find_table_config), and that config's path."""
     # lazily: the config loader (rules, YAML) is not needed with --socket / --db
-    from controller.config import ConfigError, find_table_config, load_table_config
+    from controller.app.config import ConfigError, find_table_config, load_table_config
     config = find_table_config(config_file)
     try:
         return getattr(load_table_config(config), name), config

@@ -2,7 +2,7 @@
 
 The simulator runs in another process on a pseudo-terminal, exactly as a table would be
 attached; the controller runs here on that pty, assembled as `mjtable run` assembles it
-(controller/assembly.py: its SQLite store, control API, web page with /metrics); simulated players enter their results through the control API. `--fast` instead plays
+(controller/app/assembly.py: its SQLite store, control API, web page with /metrics); simulated players enter their results through the control API. `--fast` instead plays
 the game in virtual time in this process. `--tables N` plays N such tables at once (table
 ids demo-1 ... demo-N, one line per hand instead of the live view); `--mqtt URL` publishes
 each on that broker as `mjtable run` would (docs/MQTT.md).
@@ -69,7 +69,7 @@ def run(args) -> int:
 
 
 def _refused_options(args) -> str | None:
-    from controller.mqtt.settings import parse_broker
+    from controller.api.mqtt.settings import parse_broker
 
     if not 1 <= args.tables <= MAX_TABLES:
         return f"--tables must be from 1 to {MAX_TABLES}"
@@ -90,8 +90,8 @@ def _fast(rules, args) -> int:
     from firmware_protocol.transport import Impairment
     from sim.faults import FaultPlan
 
-    from controller.simulation import run_game
-    from controller.view import plain_line
+    from controller.app.simulation import run_game
+    from controller.commands.view import plain_line
 
     faults = FaultPlan(jam={3: "stacker"}, reset_at=[900.0]) if args.faults else None
     noise = Impairment(corrupt=0.005, drop=0.005) if args.faults else None
@@ -163,7 +163,7 @@ async def _live_table(rules, args, folder: Path, n: int, stop: asyncio.Event) ->
 
 
 def _start_simulator(rules, args, tmp: Path, n: int, seed: int) -> subprocess.Popen:
-    from controller.simulation import profile_for
+    from controller.app.simulation import profile_for
 
     cmd = [sys.executable, "-m", "controller.cli", "sim", "--pty", "--speed", str(args.speed),
            "--seed", str(seed), "--profile", str(profile_for(rules))]
@@ -214,9 +214,9 @@ async def _until_stopped(stop: asyncio.Event, work):
 async def _play_live(rules, args, tmp: Path, device: str, n: int, seed: int, stop: asyncio.Event) -> int:
     from sim.players import Players
 
-    from controller.assembly import Application
-    from controller.journal import journal_records, write_jsonl
-    from controller.simulation import table_rules
+    from controller.app.assembly import Application
+    from controller.club.journal import journal_records, write_jsonl
+    from controller.app.simulation import table_rules
 
     label = "" if args.tables == 1 else f"demo-{n}: "
     web, secret = (None, None) if args.no_web else _web_plan(args.web)
@@ -261,7 +261,7 @@ def _plan(rules, args, tmp: Path, device: str, n: int, seed: int, web):
     """Table n's application: what `mjtable run` builds from a table config."""
     from firmware_protocol.transport import SerialTransport
 
-    from controller.assembly import Plan
+    from controller.app.assembly import Plan
 
     async def connect():
         return SerialTransport.open(device, 1_000_000, loop=asyncio.get_running_loop())
@@ -276,9 +276,9 @@ def _web_plan(listen: str):
     Of several tables the first takes ``listen``, the others any free port."""
     import secrets
 
-    from controller.assembly import WebPlan
-    from controller.listen import parse_listen
-    from controller.web.secret import GENERATED_BYTES, hash_secret
+    from controller.app.assembly import WebPlan
+    from controller.api.listen import parse_listen
+    from controller.api.web.secret import GENERATED_BYTES, hash_secret
 
     try:
         host, port = parse_listen(listen)
@@ -292,7 +292,7 @@ def _mqtt_settings(args, n: int):
     """Table n on the broker, as `mjtable run` with an mqtt: section would publish it; None without --mqtt."""
     if not args.mqtt:
         return None
-    from controller.mqtt.settings import MqttSettings
+    from controller.api.mqtt.settings import MqttSettings
 
     table_id = f"demo-{n}"
     password_file = Path(args.mqtt_password_file) if args.mqtt_password_file else None
@@ -302,7 +302,7 @@ def _mqtt_settings(args, n: int):
 
 def _watch(controller, tables: int, n: int):
     """(view, refresher): the live view of the one table, or a line per hand of each of several."""
-    from controller.view import make_view
+    from controller.commands.view import make_view
 
     if tables > 1:
         lines = _TableLines(controller, f"demo-{n}")
@@ -322,7 +322,7 @@ class _TableLines:
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "hand_ended":
-            from controller.view import plain_line
+            from controller.commands.view import plain_line
 
             print(f"{self.table_id}: {plain_line(self.controller.snapshot())}", flush=True)
 

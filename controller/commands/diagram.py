@@ -1,5 +1,5 @@
 """`mjtable diagram`: print the controller's state machine as mermaid."""
-from controller.machine import mermaid
+from controller.game.machine import mermaid
 
 HELP = "print the controller state machine as a mermaid diagram"
 

@@ -9,10 +9,10 @@ import argparse
 import sys
 from contextlib import nullcontext
 
-from controller import exports as X
+from controller.club import exports as X
 from controller.commands.client import CommandError, add_database_options, database_path
-from controller.journal import write_jsonl
-from controller.store import Store, StoreError
+from controller.club.journal import write_jsonl
+from controller.store.database import Store, StoreError
 
 HELP = "export a round's EMA results, every game per player, or the journal (CSV / JSON lines)"
 KINDS = {

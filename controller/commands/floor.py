@@ -23,8 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from controller.listen import parse_listen
-    from controller.mqtt.settings import PREFIX, PREFIX_WHAT, parse_broker
+    from controller.api.listen import parse_listen
+    from controller.api.mqtt.settings import PREFIX, PREFIX_WHAT, parse_broker
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
                         datefmt="%H:%M:%S")
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         print(f"mjtable floor: {exc}", file=sys.stderr)
         return 2
-    from controller.floor.broker import Connection
+    from controller.api.floor.broker import Connection
     connection = Connection(broker.host, broker.port, broker.tls, str(args.ca_file) if args.ca_file else None,
                             args.username, password)
     return asyncio.run(serve(connection, args.prefix, host, port))
@@ -46,9 +46,9 @@ def run(args: argparse.Namespace) -> int:
 async def serve(connection, prefix: str, host: str, port: int) -> int:
     from aiohttp import web
 
-    from controller.floor.board import Board
-    from controller.floor.broker import follow
-    from controller.floor.web import FloorView, build_app
+    from controller.api.floor.board import Board
+    from controller.api.floor.broker import follow
+    from controller.api.floor.web import FloorView, build_app
 
     view = FloorView(Board(prefix))
     runner = web.AppRunner(build_app(view), access_log=None)

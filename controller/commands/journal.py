@@ -9,8 +9,8 @@ import argparse
 import sys
 
 from controller.commands.client import CommandError, add_database_options, database_path
-from controller.journal import WRITERS, journal_records
-from controller.store import Store, StoreError
+from controller.club.journal import WRITERS, journal_records
+from controller.store.database import Store, StoreError
 
 HELP = "export the hand journal (JSON lines or CSV) from the state database"
 

@@ -39,9 +39,9 @@ def setup_logging(fmt: str, level: str) -> None:
 
 
 def run(args) -> int:
-    from controller.config import find_table_config, load_table_config, unplayable
+    from controller.app.config import find_table_config, load_table_config, unplayable
     from mjtable_config.schema import ConfigError
-    from controller.store import StoreError
+    from controller.store.database import StoreError
 
     setup_logging(args.log_format, args.log_level)
     path = find_table_config(args.config)
@@ -62,10 +62,10 @@ def run(args) -> int:
 
 
 async def serve(config, seed: int | None = None) -> int:
-    from controller.api import ServerStartError
-    from controller.assembly import Application, plan_of
+    from controller.api.server import ServerStartError
+    from controller.app.assembly import Application, plan_of
     from controller.errors import Refusal
-    from controller.store import StoreError
+    from controller.store.database import StoreError
 
     log = logging.getLogger("mjtable.run")
     started = time.monotonic()

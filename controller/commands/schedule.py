@@ -12,11 +12,11 @@ import argparse
 import json
 import sys
 
-from controller import schedule as S
-from controller.api import MAX_MESSAGE
+from controller.club import schedule as S
+from controller.api.server import MAX_MESSAGE
 from controller.commands.client import CommandError, add_connection_options, add_database_options, answer, \
     database_path
-from controller.store import Store, StoreError
+from controller.store.database import Store, StoreError
 
 HELP = "import a tournament's schedule (players and seats per round) into the table, or show it"
 

@@ -13,11 +13,11 @@ import argparse
 import asyncio
 import json
 
-from controller.club_sessions import chosen_session, session_games, session_report
-from controller.client import Client, ClientError, RequestError
+from controller.club.sessions import chosen_session, session_games, session_report
+from controller.api.client import Client, ClientError, RequestError
 from controller.commands.client import CommandError, add_connection_options, answer, database_path
 from controller.errors import Refusal
-from controller.store import Store, StoreError
+from controller.store.database import Store, StoreError
 
 HELP = "club sessions: start one, end it, show its games and each player's running totals"
 STATUS = {"finished": "finished", "abandoned": "abandoned", "active": "in play"}

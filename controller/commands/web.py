@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import secrets as random_secrets
 
-    from controller.web.secret import GENERATED_BYTES, hash_secret
+    from controller.api.web.secret import GENERATED_BYTES, hash_secret
 
     if args.generate:
         secret = random_secrets.token_urlsafe(GENERATED_BYTES)

@@ -204,7 +204,7 @@ class StandingsRules:
 class TimeLimit:
     """A tournament session on a clock (EMA 2016 §5.9): its length from the start signal,
     the warning signal that long before its end, and the hands played after the warning
-    (the hand in progress is finished first; controller/time_limit.py counts them)."""
+    (the hand in progress is finished first; controller/club/time_limit.py counts them)."""
     session_minutes: int = field(metadata=spec(min=1, max=600))
     warning_minutes: int = field(metadata=spec(min=1, max=600))
     hands_after_signal: int = field(metadata=spec(min=1, max=8))

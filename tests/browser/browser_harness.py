@@ -22,7 +22,7 @@ from selenium.common.exceptions import StaleElementReferenceException, TimeoutEx
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from controller.web.secret import hash_secret
+from controller.api.web.secret import hash_secret
 
 from ..e2e.e2e_harness import SPEED, TableSession, start_sim, wait_for
 from ..support.browser import CHROMEDRIVER, CHROMIUM, close_browser, new_browser  # noqa: F401 (the browser tests import them from here)

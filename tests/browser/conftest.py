@@ -7,7 +7,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from controller.web.server import STATIC
+from controller.api.web.server import STATIC
 
 from ..support.processes import Processes
 from .browser_harness import CHROMEDRIVER, CHROMIUM, PHONE, WebTable, close_browser, new_browser

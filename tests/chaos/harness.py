@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 
-from controller.simulation import GameRun, run_game
+from controller.app.simulation import GameRun, run_game
 
 from ..support import retry
 

@@ -8,9 +8,9 @@ import logging
 
 import pytest
 
-from controller.line_quality import POOR
-from controller.simulation import run_game
-from controller.table import Overdue
+from controller.table.line_quality import POOR
+from controller.app.simulation import run_game
+from controller.table.facade import Overdue
 from firmware_protocol.codes import Code
 from firmware_protocol.transport import Impairment
 

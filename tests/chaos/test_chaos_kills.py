@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from controller import rules as R
-from controller.controller import Controller
-from controller.simulation import PlayerDriver, profile_for, table_rules
-from controller.store import Store
+from controller.game.controller import Controller
+from controller.app.simulation import PlayerDriver, profile_for, table_rules
+from controller.store.database import Store
 from firmware_protocol.virtual_time import run_virtual
 from sim.players import Players
 from firmware_protocol.profile import load_profile

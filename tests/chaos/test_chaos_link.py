@@ -7,9 +7,9 @@ import asyncio
 
 import pytest
 
-from controller.simulation import run_game
-from controller.table import Table
-from controller.table_events import UnexpectedMessage
+from controller.app.simulation import run_game
+from controller.table.facade import Table
+from controller.table.events import UnexpectedMessage
 from firmware_protocol.transport import Impairment
 from firmware_protocol.virtual_time import run_virtual
 from sim.serve import connect_in_process

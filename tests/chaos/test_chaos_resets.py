@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from controller.simulation import run_game
+from controller.app.simulation import run_game
 from sim.faults import FaultPlan
 
 from .harness import COUNTS, assert_same_game, clean_game, count_link, operator

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller import rules as R
-from controller.client import Client
+from controller.api.client import Client
 
 from ..support import processes
 from ..support.folders import short_folder

@@ -10,7 +10,7 @@ import select
 import time
 from pathlib import Path
 
-from controller.table import CLEAN_LINE_PATIENCE
+from controller.table.facade import CLEAN_LINE_PATIENCE
 
 from .e2e_harness import (PROFILES, SPEED, WAIT_TIMEOUT, Client, TableSession, mjtable, start_sim, stderr_of, wait_for,
                           write_table_config)

@@ -61,7 +61,7 @@ def test_the_wheel_holds_every_module_and_the_shipped_config(installed):
     assert modules <= names and shipped <= names
     assert {"mjtable_config/rulesets/ema-2016.yaml", "mjtable_config/tables/four-port.yaml",
             "mjtable_config/table.yaml"} <= names
-    assert {f"controller/floor/static/{page}" for page in ("index.html", "floor.js", "floor.css")} <= names
+    assert {f"controller/api/floor/static/{page}" for page in ("index.html", "floor.js", "floor.css")} <= names
 
 
 def test_the_installed_package_is_used_not_the_tree(installed):

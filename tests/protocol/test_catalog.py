@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.table import Table
+from controller.table.facade import Table
 from firmware_protocol.catalog import (BUTTONS, BY_ID, BY_NAME, COMPLETIONS, ENUMERATIONS, OPERATIONS, REPLY_OF,
                                        SUBSYSTEM_OF, SUBSYSTEMS, EncodeError, Message, ProtocolError, decode_message,
                                        encode_message, enumerated_fields, value_name)

@@ -11,8 +11,8 @@ import asyncio
 import dataclasses
 import logging
 
-from controller.table import McuReset, Table
-from controller.table_events import LinkDropped, TableFaulted, TableRebooted, UnexpectedMessage
+from controller.table.facade import McuReset, Table
+from controller.table.events import LinkDropped, TableFaulted, TableRebooted, UnexpectedMessage
 from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import run_virtual
 from sim import DEFAULT_PROFILE, SimulatedTable, connect_in_process

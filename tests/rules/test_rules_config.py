@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.config import SHIPPED_CONFIG, load_table_config
+from controller.app.config import SHIPPED_CONFIG, load_table_config
 from controller.rules import ConfigError, load_ruleset, preset_names, ruleset_from_text
 
 EMA_TEXT = (Path(load_ruleset("ema-2016").source)).read_text()

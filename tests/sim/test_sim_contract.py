@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from controller.table import Interrupted, McuReset, Rejected, Table
-from controller.table_events import TableEvent, TableRebooted
+from controller.table.facade import Interrupted, McuReset, Rejected, Table
+from controller.table.events import TableEvent, TableRebooted
 from firmware_protocol.codes import Code
 from firmware_protocol.transport import Impairment, SerialTransport
 from firmware_protocol.virtual_time import run_virtual

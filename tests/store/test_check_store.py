@@ -13,7 +13,7 @@ import pytest
 from firmware_protocol.profile import DEFAULT_PROFILE
 
 from controller.commands.check_store import ProgressLines
-from controller.store import Store, StoreError
+from controller.store.database import Store, StoreError
 
 from ..support.processes import MJTABLE
 
@@ -77,7 +77,7 @@ def test_journal_of_a_damaged_game_says_so(damaged_history):
 def test_sound_store_has_no_problems_and_the_check_shows_progress(tmp_path, monkeypatch):
     path = tmp_path / "state.db"
     history(path)
-    monkeypatch.setattr("controller.store.PROGRESS_STEPS", 100)  # a real history takes millions of steps
+    monkeypatch.setattr("controller.store.database.PROGRESS_STEPS", 100)  # a real history takes millions of steps
     calls = []
     with Store(path) as store:
         assert store.integrity_problems(lambda: calls.append(1)) == []

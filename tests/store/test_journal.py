@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from controller.cli import main
-from controller.journal import HAND_KEYS, journal_records, write_csv, write_jsonl
-from controller.store import Store
+from controller.club.journal import HAND_KEYS, journal_records, write_csv, write_jsonl
+from controller.store.database import Store
 
 from ..support.processes import MJTABLE
 

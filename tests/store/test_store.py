@@ -2,7 +2,7 @@ import sqlite3
 
 import pytest
 
-from controller.store import SCHEMA_VERSION, Store, StoreError
+from controller.store.database import SCHEMA_VERSION, Store, StoreError
 
 STATE = {"scores": [25000, 25000, 25000, 25000], "riichi_sticks": 0}
 

@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from controller.store import Store, StoreError
+from controller.store.database import Store, StoreError
 
 STATE = {"scores": [25000, 25000, 25000, 25000]}
 HANDS = 6

@@ -5,13 +5,13 @@ import subprocess
 import sys
 import time
 
-from controller.store import Store
+from controller.store.database import Store
 
 # Plays hands forever, resuming from the stored state like a restarted controller, and
 # prints each hand's seq once commit_hand has returned (= promised durable).
 WRITER = r"""
 import sys
-from controller.store import Store
+from controller.store.database import Store
 store = Store(sys.argv[1])
 game = store.active_game()
 gid = game.id if game else store.new_game("ema-2016", {}, {"next": 0, "total": 0})

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.store import SCHEMA_VERSION, Store, StoreError
+from controller.store.database import SCHEMA_VERSION, Store, StoreError
 
 from ..support.processes import MJTABLE
 

@@ -59,7 +59,7 @@ def stderr_of(proc: subprocess.Popen) -> str:
 def wait_until_serving(run: subprocess.Popen, client) -> None:
     """Wait for `mjtable run` to answer on its control socket past start-up (connected to
     the table); fail at once, with its stderr, if it exits instead."""
-    from controller.client import ClientError
+    from controller.api.client import ClientError
 
     def ready():
         assert run.poll() is None, f"mjtable run exited {run.returncode}: {stderr_of(run)}"

@@ -1,0 +1,339 @@
+"""The web server: the page's files, the control API over HTTP, the event WebSocket.
+
+Every op goes the socket's way: ``controller.api.check_request`` for its shape, then
+``Service.handle``, the replies the socket gives (``controller.api.answer``). What is
+added here is who may ask (each op's least role in the op table, controller/api/ops.py, as
+access.py applies it) and the limits of a network-facing server.
+"""
+from __future__ import annotations
+
+import asyncio
+import hmac
+import io
+import json
+import logging
+import re
+import socket
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from controller import rules as R
+from controller.api.server import ControlHandler, Subscription, answer, check_request, decode_request
+from controller.errors import Refusal
+from controller.club.journal import WRITERS
+from controller.api.ops import BY_NAME
+from controller.api.web.access import Access, Session, may, role_for
+
+log = logging.getLogger("mjtable.web")
+
+STATIC = Path(__file__).parent / "static"
+COOKIE = "mjtable_session"
+MAX_BODY = 64 * 1024           # bytes of a request body, as a socket request line
+MAX_WS_MESSAGE = 1024          # bytes of one message a page sends (the stream is read-only)
+MAX_WS_MESSAGES = 20           # messages a page may send per WS_WINDOW before it is closed
+WS_WINDOW = 10.0               # seconds
+MAX_WEBSOCKETS = 64            # event streams open at once
+WS_HEARTBEAT = 30.0            # seconds between pings: a phone that walked away is let go
+BODY_TIMEOUT = 10.0            # seconds to send a request's body
+KEEPALIVE = 15.0               # seconds an idle connection is kept open between requests
+
+# The HTTP status of an error reply, by its code; any other code: 400.
+STATUS = {"unknown_op": 404, "not_found": 404, "not_allowed": 409, "wrong_hand": 409, "conflict": 409, "busy": 503,
+          "store_failed": 503, "internal": 500, "unauthorized": 401, "forbidden": 403, "locked_out": 429,
+          "too_large": 413, "timeout": 408}
+HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
+           "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                                      "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"}
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    host: str
+    port: int
+    spectators: str = "open"      # web.spectators
+    url: str | None = None        # web.url: the page's address for the players' phones
+    rulesets: Path | None = None  # the config's rule-set folder (the names `start` takes)
+
+
+class WebServer:
+    """Serves the page and the API for ``handler`` (use as ``async with``)."""
+
+    def __init__(self, handler: ControlHandler, settings: WebSettings, access: Access, metrics=None) -> None:
+        self.handler = handler
+        self.settings = settings
+        self.access = access
+        self.metrics = metrics  # controller.metrics.TableMetrics: served at /metrics
+        self._runner: web.AppRunner | None = None
+        self._streams: set[web.WebSocketResponse] = set()
+        self.port: int | None = None  # the bound port (the config's, or the one port 0 gave)
+
+    @property
+    def url(self) -> str:
+        """The page's address: web.url, else the bound one (on every address: the board's own)."""
+        host = self.settings.host if self.settings.host not in ("0.0.0.0", "::", "") else _own_address()
+        return self.settings.url or f"http://{f'[{host}]' if ':' in host else host}:{self.port}/"
+
+    # ---- lifecycle ----
+    async def start(self) -> None:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers, _json_errors])
+        app.add_routes([
+            web.get("/api/status", self._status),
+            web.get("/api/session", self._session),
+            web.post("/api/login", self._login),
+            web.post("/api/logout", self._logout),
+            web.post("/api/op/{op}", self._op),
+            web.get("/api/events", self._events),
+            web.get("/api/journal.{format}", self._journal_file),
+            web.route("*", "/api/{tail:.*}", _no_route),  # before the page's files: a JSON 404
+        ])
+        if self.metrics is not None:
+            app.router.add_get("/metrics", self._metrics)
+        if STATIC.is_dir():
+            app.router.add_get("/", self._index)
+            app.router.add_static("/", STATIC)
+        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=KEEPALIVE)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
+        try:
+            await site.start()
+        except OSError as exc:
+            await self.close()
+            raise Refusal("not_allowed", f"cannot serve the web page on {self.settings.host}:{self.settings.port}: "
+                                         f"{exc.strerror or exc} (web.listen)") from None
+        self.port = self._runner.addresses[0][1]
+        log.info("web page on %s (listening on %s:%d)", self.url, self.settings.host, self.port)
+
+    async def close(self) -> None:
+        for ws in list(self._streams):
+            await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> "WebServer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    # ---- who asks ----
+    async def _who(self, request: web.Request) -> tuple[str | None, Session | None]:
+        """(role, cookie session): a bearer secret, else the session cookie, else (None, None)."""
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):
+            return await self.access.bearer(_address(request), auth[len("Bearer "):].strip()), None
+        session = self.access.session(request.cookies.get(COOKIE))
+        return (session.role, session) if session else (None, None)
+
+    async def _allowed(self, request: web.Request, needed: str, changes: bool) -> tuple[str | None, Session | None]:
+        role, session = await self._who(request)
+        if not may(role, needed):
+            if role is None:
+                raise Refusal("unauthorized", f"this needs the {needed} role: log in (POST /api/login)")
+            raise Refusal("forbidden", f"this needs the {needed} role; you are logged in as {role}")
+        if changes and session is not None:
+            self._check_csrf(request, session)
+        return role, session
+
+    async def _allowed_to_read(self, request: web.Request, op: str) -> None:
+        """A GET route serves a read op: the op's role; no CSRF token, as it changes nothing."""
+        await self._allowed(request, role_for(op, self.settings.spectators), changes=not BY_NAME[op].read)
+
+    def _check_csrf(self, request: web.Request, session: Session) -> None:
+        """A request with the session cookie must carry its token, from the page's own origin."""
+        self._check_origin(request)
+        if not hmac.compare_digest(request.headers.get("X-CSRF-Token", "").encode(), session.csrf.encode()):
+            raise Refusal("forbidden", "missing or wrong X-CSRF-Token header (GET /api/session gives the token)")
+
+    def _check_origin(self, request: web.Request) -> None:
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return  # no browser sends a cross-site POST or WebSocket without one
+        ours = {request.host} | ({urlsplit(self.settings.url).netloc} if self.settings.url else set())
+        if urlsplit(origin).netloc not in ours:
+            raise Refusal("forbidden", "request from another site's page (Origin) refused")
+
+    # ---- routes ----
+    async def _index(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _status(self, request: web.Request) -> web.Response:
+        await self._allowed_to_read(request, "status")
+        return _reply(await answer(self.handler, "status", {}))
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        """Prometheus' scrape: read as the status is (a bearer secret when spectators are not open)."""
+        await self._allowed_to_read(request, "status")
+        body, content_type = self.metrics.exposition(), self.metrics.content_type
+        return web.Response(body=body, headers={"Content-Type": content_type})
+
+    async def _session(self, request: web.Request) -> web.Response:
+        role, session = await self._who(request)
+        reply = {"ok": True, "role": role or "spectator", "csrf": session.csrf if session else None,
+                 "spectators": self.settings.spectators, "url": self.url}
+        if role == "operator":  # to show the players (and as a QR code): the operator only
+            reply["pin"] = self.access.pin
+            reply["rulesets"] = sorted(set(R.preset_names()) | set(R.folder_rulesets(self.settings.rulesets)))
+        return _reply(reply)
+
+    async def _journal_file(self, request: web.Request) -> web.Response:
+        """A game's journal as `mjtable journal --format csv|jsonl` writes it, to download."""
+        await self._allowed_to_read(request, "journal")
+        write = WRITERS.get(request.match_info["format"])
+        if write is None:
+            raise Refusal("not_found", f"no journal format {request.match_info['format']!r}; "
+                                       f"known: {', '.join(f'journal.{f}' for f in WRITERS)}")
+        game = request.query.get("game")
+        if game is not None and not re.fullmatch(r"[0-9]{1,9}", game):
+            raise Refusal("bad_request", "game must be a game id (an integer)")
+        reply = await answer(self.handler, "journal", {"game": int(game)} if game else {})
+        if not reply["ok"]:
+            return _reply(reply)
+        out = io.StringIO()
+        write(reply["records"], out)
+        name = f"mjtable-game-{reply['game']['id'] if reply['game'] else 'none'}.{request.match_info['format']}"
+        return web.Response(text=out.getvalue(), content_type="text/csv" if write is WRITERS["csv"] else
+                            "application/x-ndjson", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def _login(self, request: web.Request) -> web.Response:
+        self._check_origin(request)
+        body = await _body(request)
+        role = body.get("role")
+        secret = body.get("pin") if role == "player" else body.get("secret")
+        token, session = await self.access.login(_address(request), role, secret)
+        response = _reply({"ok": True, "role": session.role, "csrf": session.csrf})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
+                            secure=(self.settings.url or "").startswith("https://") or request.secure)
+        log.info("web: %s logged in from %s", session.role, _address(request))
+        return response
+
+    async def _logout(self, request: web.Request) -> web.Response:
+        token = request.cookies.get(COOKIE)
+        session = self.access.session(token)
+        if session is not None:
+            self._check_csrf(request, session)
+        self.access.logout(token)
+        response = _reply({"ok": True})
+        response.del_cookie(COOKIE, path="/")
+        return response
+
+    async def _op(self, request: web.Request) -> web.Response:
+        op = request.match_info["op"]
+        if op not in BY_NAME:
+            raise Refusal("unknown_op", f"unknown op {op!r}; known: {', '.join(o for o in BY_NAME if o != 'subscribe')}")
+        if op == "subscribe":
+            raise Refusal("bad_request", "subscribe: over HTTP the events come on the WebSocket GET /api/events")
+        await self._allowed(request, role_for(op, self.settings.spectators), changes=True)
+        body = await _body(request)
+        op, args = check_request({**body, "op": op})
+        return _reply(await answer(self.handler, op, args))
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        await self._allowed_to_read(request, "subscribe")
+        self._check_origin(request)
+        if len(self._streams) >= MAX_WEBSOCKETS:
+            raise Refusal("busy", f"{MAX_WEBSOCKETS} event streams are open, the limit; try again later")
+        ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=WS_HEARTBEAT)
+        await ws.prepare(request)
+        self._streams.add(ws)
+        events = Subscription(self.handler)  # before the snapshot: no change falls between
+        sender = None
+        try:
+            status = await answer(self.handler, "status", {})
+            status.pop("ok")
+            await ws.send_str(json.dumps({"event": "snapshot", "status": status}, separators=(",", ":")))
+            sender = asyncio.ensure_future(self._send_events(ws, events))
+            await self._drop_client_messages(ws)
+        finally:
+            events.close()
+            if sender is not None:
+                sender.cancel()
+            self._streams.discard(ws)
+            await ws.close()
+        return ws
+
+    async def _send_events(self, ws: web.WebSocketResponse, events: Subscription) -> None:
+        while (text := await events.next()) is not None:
+            await ws.send_str(text)
+        await ws.close()
+
+    async def _drop_client_messages(self, ws: web.WebSocketResponse) -> None:
+        """The stream is read-only: what a page sends is dropped; a flood closes it."""
+        window_start, count = time.monotonic(), 0
+        async for message in ws:
+            if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
+                break
+            now = time.monotonic()
+            if now - window_start > WS_WINDOW:
+                window_start, count = now, 0
+            count += 1
+            if count > MAX_WS_MESSAGES:
+                await ws.close(code=1008, message=b"too many messages: the event stream is read-only")
+                break
+
+
+async def _no_route(request: web.Request) -> web.Response:
+    raise Refusal("not_found", f"no route {request.method} {request.path} (docs/API.md, HTTP and WebSocket)")
+
+
+def _own_address() -> str:
+    """The board's address on its default route (what a phone on its network reaches), or loopback."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: a route lookup, nothing is sent
+            return probe.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+def _address(request: web.Request) -> str:
+    return request.remote or "unknown"
+
+
+async def _body(request: web.Request) -> dict:
+    """The JSON object of a request body (empty: no arguments), checked as a socket line is."""
+    try:
+        raw = await asyncio.wait_for(request.read(), BODY_TIMEOUT)
+    except asyncio.TimeoutError:
+        raise Refusal("timeout", f"no whole request body in {BODY_TIMEOUT:g} s") from None
+    return decode_request(raw) if raw.strip() else {}
+
+
+def _reply(reply: dict) -> web.Response:
+    status = 200 if reply.get("ok") else STATUS.get(reply["error"]["code"], 400)
+    response = web.json_response(reply, status=status, dumps=lambda v: json.dumps(v, separators=(",", ":")))
+    if status == 429:
+        response.headers["Retry-After"] = str(reply["error"].get("retry_after", 60))
+    return response
+
+
+@web.middleware
+async def _json_errors(request: web.Request, handler) -> web.StreamResponse:
+    """Every refusal, and aiohttp's own (too large, not found), as a JSON error reply."""
+    try:
+        return await handler(request)
+    except Refusal as exc:
+        return _reply({"ok": False, "error": {"code": exc.code, "message": exc.message, **exc.details}})
+    except web.HTTPRequestEntityTooLarge:
+        return _reply({"ok": False, "error": {"code": "too_large", "message": f"body longer than {MAX_BODY} bytes"}})
+    except web.HTTPException as exc:
+        if not request.path.startswith("/api/"):
+            raise
+        code = {404: "not_found", 405: "bad_method"}.get(exc.status, "bad_request")
+        return web.json_response({"ok": False, "error": {"code": code, "message": exc.reason}}, status=exc.status)
+
+
+@web.middleware
+async def _headers(request: web.Request, handler) -> web.StreamResponse:
+    response = await handler(request)
+    if response.prepared:  # a WebSocket: its headers are sent
+        return response
+    response.headers.update(HEADERS)
+    if request.path.startswith("/api/"):
+        response.headers["Cache-Control"] = "no-store"
+    return response

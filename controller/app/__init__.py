@@ -1,0 +1,1 @@
+"""The application's wiring: the table config, start-up, the notifier, the in-process simulation."""

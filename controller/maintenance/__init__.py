@@ -1,0 +1,1 @@
+"""The table's upkeep: counters and sensor tests, service reminders and intervals, the stick trays."""

@@ -1,0 +1,1 @@
+"""The state database: the store, its lock, its writer thread."""

@@ -1,0 +1,1 @@
+"""The table facade: the link to the table's MCU, its traffic, line quality, reports and capabilities."""

@@ -1,0 +1,110 @@
+"""`mjtable run` with a `web:` section, as docs/INSTALL.md tells a user to set it up: the
+page's address in the log, a hand played over HTTP, and no PIN or secret in the log or
+the journal afterwards; a generated operator secret is printed once."""
+import re
+import socket
+import subprocess
+
+from controller.api.web.secret import verify_secret
+
+from ...app.service.process_harness import start_sim, write_config
+from ...support.processes import MJTABLE, stderr_of, wait_for
+from .web_harness import SECRET, SECRET_HASH, Http
+
+STARTUP = 30.0  # seconds: a loaded machine starts two interpreters and a table slowly
+RON = {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}], "riichi": []}
+
+
+def _web_config(procs, web: str):
+    config = write_config(procs.folder, start_sim(procs, seed=5))
+    config.write_text(config.read_text() + web)
+    return config
+
+
+def _run(procs, config) -> tuple[object, int]:
+    """`mjtable run` once it is ready, and the web page's port from its log."""
+    run = procs.start("run", "--config", str(config), name="run")
+
+    def ready():
+        assert run.poll() is None, stderr_of(run)
+        log = stderr_of(run)
+        return "ready in" in log and re.search(r"web page on \S+ \(listening on 127\.0\.0\.1:(\d+)\)", log)
+    port = wait_for(ready, "mjtable run ready, the web page's address in its log", timeout=STARTUP)
+    return run, int(port[1])
+
+
+def _bare(secret: str, text: str) -> bool:
+    """``secret`` appears in ``text`` by itself (a PIN's digits inside a longer number do not count)."""
+    return re.search(rf"(?<![0-9A-Za-z_-]){re.escape(secret)}(?![0-9A-Za-z_-])", text) is not None
+
+
+def test_a_hand_over_http_leaves_no_secret_in_the_log_or_the_journal(procs):
+    config = _web_config(procs, f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {SECRET_HASH}\n")
+    run, port = _run(procs, config)
+    operator = Http(port)
+    operator.login("operator", secret=SECRET)
+    assert operator.op("start")[0] == 200
+    pin = operator.request("GET", "/api/session")[1]["pin"]
+    assert re.fullmatch(r"\d{4}", pin)
+    player = Http(port)
+    player.login("player", pin=pin)
+    wait_for(lambda: player.request("GET", "/api/status")[1]["state"] == "playing", "hand 1 in play")
+    assert player.op("result", hand=1, result=RON) == (200, {"ok": True, "duplicate": False})
+    assert player.op("result", hand=1, result=RON) == (200, {"ok": True, "duplicate": True})
+    Http(port).request("POST", "/api/login", {"role": "operator", "secret": SECRET + "x"})  # a wrong one too
+    journal = subprocess.run([MJTABLE, "journal", "--config", str(config)], capture_output=True, text=True,
+                             check=True).stdout
+    assert '"payments": [0, 5200, -5200, 0]' in journal
+    log = stderr_of(run)
+    assert "operator logged in" in log and "player logged in" in log
+    for secret in (pin, SECRET, SECRET + "x"):
+        assert not _bare(secret, log) and not _bare(secret, journal), secret
+
+
+def test_without_a_configured_secret_one_is_made_and_printed_once(procs):
+    config = _web_config(procs, "web:\n  listen: 127.0.0.1:0\n")
+    run, port = _run(procs, config)
+    printed = re.search(r"operator secret is (\S+)", stderr_of(run))[1]
+    assert Http(port).login("operator", secret=printed)["role"] == "operator"
+    run.terminate()
+    run.wait(10)
+    again, port = _run(procs, config)
+    assert printed not in stderr_of(again)  # kept as its hash only
+    assert Http(port).login("operator", secret=printed)["role"] == "operator"
+
+
+def test_check_config_says_where_the_page_is_served(short_tmp):
+    config = write_config(short_tmp, "/dev/null")
+    config.write_text(config.read_text() + f"web:\n  listen: 0.0.0.0:8080\n  spectators: pin\n"
+                                           f"  operator_secret: {SECRET_HASH}\n")
+    done = subprocess.run([MJTABLE, "check-config", str(config)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "web page on 0.0.0.0:8080 (spectators pin)" in done.stdout
+
+
+def test_check_config_names_a_bad_web_option(short_tmp):
+    config = write_config(short_tmp, "/dev/null")
+    config.write_text(config.read_text() + "web:\n  listen: everywhere\n  operator_secret: plain-text\n")
+    done = subprocess.run([MJTABLE, "check-config", str(config)], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "web.listen: got 'everywhere'" in done.stderr and "web.operator_secret: not a secret hash" in done.stderr
+    assert "plain-text" not in done.stderr
+
+
+def test_hash_secret_prints_the_line_for_the_config():
+    done = subprocess.run([MJTABLE, "web", "hash-secret"], input="a secret of mine\n", capture_output=True, text=True,
+                          check=True)
+    key, hashed = done.stdout.strip().split(": ", 1)
+    assert key == "operator_secret" and "a secret of mine" not in done.stdout
+    assert verify_secret("a secret of mine", hashed) and not verify_secret("a secret of yours", hashed)
+
+
+def test_a_taken_port_stops_run_with_the_option_named(procs):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        config = _web_config(procs, f"web:\n  listen: 127.0.0.1:{taken.getsockname()[1]}\n"
+                                    f"  operator_secret: {SECRET_HASH}\n")
+        run = procs.start("run", "--config", str(config), name="run")
+        assert run.wait(30) == 2
+    assert "cannot serve the web page on 127.0.0.1" in stderr_of(run) and "(web.listen)" in stderr_of(run)
