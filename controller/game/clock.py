@@ -21,14 +21,13 @@ import asyncio
 import dataclasses
 import logging
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
 
 from controller import rules as R
 from controller.errors import Refusal
 from controller.club.time_limit import SIGNALS, STORED_KEY, HandCount, iso
-
-if TYPE_CHECKING:
-    from controller.game.controller import Controller
+from controller.game.game import InPlay
 
 log = logging.getLogger("mjtable.controller")
 
@@ -55,8 +54,12 @@ def hands_text(count: HandCount) -> str:
 
 
 class SessionClock:
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
+    """Handed what it uses: what is in play, the table facade, the machine, a publish
+    function, a spawner, the settings (its clock), the work, the displays and the record."""
+
+    def __init__(self, in_play: InPlay, table, sm, publish, spawn, settings, work, displays, record) -> None:
+        self.in_play, self.table, self.sm, self.publish, self.spawn = in_play, table, sm, publish, spawn
+        self.settings, self.work, self.displays, self.record = settings, work, displays, record
         self.limit: R.TimeLimit | None = None  # None: the game in play is not on the clock
         self.signals: list[dict[str, Any]] = []  # {"signal", "at", "by", "seq", "dice_thrown"}, in order
         self.ended = False                       # the limit, not the rules, ended the game
@@ -106,7 +109,7 @@ class SessionClock:
 
     def dice_thrown(self) -> None:
         """The first throw of the hand in play begins: from now on it is a hand begun."""
-        self._rolling = self.c.hand.seq
+        self._rolling = self.in_play.hand.seq
 
     def over(self) -> bool:
         """Every hand after the warning is played."""
@@ -115,13 +118,13 @@ class SessionClock:
     @property
     def count(self) -> HandCount:
         """The hands after the warning, from the signal and the results stored since."""
-        c, warning = self.c, self._signal("warning")
+        warning = self._signal("warning")
         n = self.limit.hands_after_signal
-        hand = c.hand
-        in_hand = hand is not None and hand.seq > c.settled and (bool(hand.throws) or self._rolling == hand.seq)
+        hand = self.in_play.hand
+        in_hand = hand is not None and hand.seq > self.in_play.settled and (bool(hand.throws) or self._rolling == hand.seq)
         if warning is None:
             return HandCount(n, in_hand=in_hand)
-        since = c.results_so_far[warning["seq"] - 1:]
+        since = self.in_play.results_so_far[warning["seq"] - 1:]
         return HandCount.after_signal(n, warning["dice_thrown"], (r["kind"] == "chombo" for r in since), in_hand)
 
     # ---- the signals ----
@@ -130,31 +133,29 @@ class SessionClock:
         be faulted or out of reach); refused, changing nothing, when it does not fit the
         session as it stands. Returns the clock's status."""
         self._check(signal)
-        c = self.c
-        record = {"signal": signal, "at": self.now(), "by": by, "seq": c.settled + 1,
+        record = {"signal": signal, "at": self.now(), "by": by, "seq": self.in_play.settled + 1,
                   "dice_thrown": self.count.in_hand}
         self.signals.append(record)
-        c.record.save_clock()
+        self.record.save_clock()
         log.info("%s signal (%s) at %s", signal, by, iso(record["at"]))
         if signal == "start":
             self._started.set()
             self._arm()
-        c.publish("time_signal", signal=signal, by=by, at=iso(record["at"]), seq=record["seq"],
+        self.publish("time_signal", signal=signal, by=by, at=iso(record["at"]), seq=record["seq"],
                   dice_thrown=record["dice_thrown"], hands_left=self.count.hands_left)
         if signal == "warning":
-            c.background.spawn(c.work.run(self._show_warning), "warning signal")
+            self.spawn(self.work.run(self._show_warning), "warning signal")
             if asyncio.current_task() is not self._timer:  # the director's: the end is counted from it
                 self.stop()
                 self._arm()
         return self.status()
 
     def _check(self, signal: str) -> None:
-        c = self.c
         if signal not in SIGNALS:
             raise Refusal("bad_request", f"signal must be one of {', '.join(SIGNALS)}")
-        if self.limit is None or c.state is None:
+        if self.limit is None or self.in_play.state is None:
             raise Refusal("not_allowed", "no game on the clock is in play; start one with `mjtable start --time-limit`")
-        if c.state.finished:
+        if self.in_play.state.finished:
             raise Refusal("not_allowed", "the game is over: the session's clock has stopped")
         given = self._signal(signal)
         if given is not None:
@@ -166,15 +167,14 @@ class SessionClock:
         return next((s for s in self.signals if s["signal"] == name), None)
 
     async def _show_warning(self) -> None:
-        c = self.c
         text = self.line()
-        await c.table.show_text(text)
-        seats = sum(1 << seat for seat in c.rules.seats)
-        await c.table.show_text(text, seats=seats)
+        await self.table.show_text(text)
+        seats = sum(1 << seat for seat in self.in_play.rules.seats)
+        await self.table.show_text(text, seats=seats)
 
     # ---- time ----
     def now(self) -> float:
-        return self.c.settings.clock()
+        return self.settings.clock()
 
     def warning_due(self) -> float:
         """When the table's own clock gives the warning."""
@@ -203,7 +203,7 @@ class SessionClock:
     def shown(self) -> list[str]:
         """The time left as the centre display shows it, longest first: with the hands left
         after the warning, then alone; none off the clock or before the start signal."""
-        if self.limit is None or not self._started.is_set() or self.c.state is None or self.c.state.finished:
+        if self.limit is None or not self._started.is_set() or self.in_play.state is None or self.in_play.state.finished:
             return []
         left, count = time_left_text(self.seconds_left()), self.count
         if not count.signalled:
@@ -212,7 +212,7 @@ class SessionClock:
 
     def _arm(self) -> None:
         if self._timer is None or self._timer.done():
-            self._timer = self.c.background.spawn(self._keep_time(), "session clock")
+            self._timer = self.spawn(self._keep_time(), "session clock")
 
     async def _keep_time(self) -> None:
         """The warning when it is due, and the time left shown each whole minute until the
@@ -230,12 +230,11 @@ class SessionClock:
             if not warned:
                 wake = min(wake, self.warning_due())
             await asyncio.sleep(wake - now)
-            if self.c.sm.in_play():
-                await self.c.work.run(self.c.displays.show_time)
+            if self.sm.in_play():
+                await self.work.run(self.displays.show_time)
 
     def _running(self) -> bool:
-        c = self.c
-        return self.limit is not None and c.state is not None and not c.state.finished and not self.count.over
+        return self.limit is not None and self.in_play.state is not None and not self.in_play.state.finished and not self.count.over
 
     # ---- status ----
     def status(self) -> dict[str, Any] | None:

@@ -42,7 +42,7 @@ from controller.club.schedule import RoundTable
 from controller.game.clock import SessionClock, check_time_limit
 from controller.game.settings import Settings
 from controller.game.steps import Setup
-from controller.game.status import snapshot
+from controller.game import status
 from controller.maintenance.sticks import StickCheck
 from controller.store.database import StoreError
 from controller.store.writer import StoreThread
@@ -64,30 +64,38 @@ class Controller:
                            operation_limits=self.settings.operation_limits(),
                            paused=lambda: self.sm.is_motion_paused())
         self.in_play = InPlay(rules, ruleset_name or rules.name)
-        self.default_rules = (rules, self.ruleset_name)  # the config's: for a new game that names none
         self.store = store
         self.db = StoreThread(store) if store is not None else None  # every store call, off the loop
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[dict], None]] = []
-        self.opening_text: str | None = None  # shown as a new game opens (a drawn dealer)
         self.background = Background()
         self.sm = TableMachine(has_dora=lambda: self.rules.has_dora, restoring=lambda: self.recovery.active,
-                               awaits_start=lambda: self.clock.awaits_start())
-        self.recovery = Recovery(self)
-        self.faults = Faults(self)  # the one owner of the fault: others read `fault`
-        self.work = TableWork(self)
-        self.displays = Displays(self)
-        self.record = GameRecord(self)
+                               awaits_start=lambda: self.clock.awaits_start(), moved=lambda: self.publish("state"))
+        spawn, publish = self.background.spawn, self.publish
+        # The rooms, each handed the parts it uses (never this Controller).
+        self.recovery = Recovery(self.table, self.sm, self.in_play, publish, spawn, self.settings.backoff_max)
+        self.faults = Faults(self.table, self.sm, publish)  # the one owner of the fault: others read `fault`
+        self.work = TableWork(self.table, self.sm, publish, spawn, self.faults, self.settings.operation_limits)
+        self.displays = Displays(self.table, self.in_play, self.settings, self.work)
         self.results = Results(self.in_play, self.sm)
-        self.hand_setup = Setup(self)
-        self.news = TableNews(self)
-        self.sticks = StickCheck(self.table, self.publish)  # protocol 1.1: the trays against the ledger
-        self.reminders = Reminders(self.table, self.db, self.publish, self.background.spawn,
-                                   self.settings.maintenance, self.settings.service_file)
+        self.sticks = StickCheck(self.table, publish)  # protocol 1.1: the trays against the ledger
+        self.reminders = Reminders(self.table, self.db, publish, spawn, self.settings.maintenance,
+                                   self.settings.service_file)
         self.subscribe(self.reminders.on_event)
-        self.clock = SessionClock(self)
         # club nights: the open session, the running totals
-        self.sessions = ClubSessions(self.db, self.table, self.sm, self.publish, self.subscribe)
+        self.sessions = ClubSessions(self.db, self.table, self.sm, publish, self.subscribe)
+        self.record = GameRecord(self.in_play, store, self.db, self.sm, publish, self.table, self.faults, self.work,
+                                 self.results, self.displays, self.sticks, self.sessions)
+        self.clock = SessionClock(self.in_play, self.table, self.sm, publish, spawn, self.settings, self.work,
+                                  self.displays, self.record)
+        self.hand_setup = Setup(self.table, self.sm, self.in_play, publish, spawn, self.settings, self.work,
+                                self.faults, self.recovery, self.displays, self.record, self.clock)
+        self.news = TableNews(self.sm, publish, spawn, self.faults, self.work, self.recovery,
+                              pause=self.pause, riichi=self.declare_riichi)
+        # The rooms' cycles, closed once every room exists.
+        self.faults.recovery = self.work.recovery = self.recovery
+        self.recovery.work, self.recovery.faults, self.recovery.displays = self.work, self.faults, self.displays
+        self.displays.clock = self.record.clock = self.clock
 
     # What is in play (controller/game/game.py's InPlay), read and replaced here; rooms hold `in_play`.
     game = property(lambda self: self.in_play.game, lambda self, game: setattr(self.in_play, "game", game))
@@ -96,6 +104,9 @@ class Controller:
                             lambda self, name: setattr(self.in_play, "ruleset_name", name))
     waiting_for = property(lambda self: self.in_play.waiting_for,
                            lambda self, what: setattr(self.in_play, "waiting_for", what))
+    opening_text = property(lambda self: self.in_play.opening_text,
+                            lambda self, text: setattr(self.in_play, "opening_text", text))
+    default_rules = property(lambda self: self.in_play.default_rules)
 
     @property
     def fault(self) -> Fault | Refused | StoreFailed | None:
@@ -113,13 +124,10 @@ class Controller:
             listener(record)
 
     def trigger(self, name: str) -> None:
-        getattr(self.sm, name)()
-        self.publish("state")
+        self.sm.fire(name)
 
     async def advance(self, trigger: str) -> None:
-        """Fire a trigger of the game's own course; while paused, it waits for `resume`."""
-        await self.work.hold_while_paused()
-        self.trigger(trigger)
+        await self.work.advance(trigger)
 
     # ------------------------------------------------------------------ start-up
     async def start(self) -> None:
@@ -373,4 +381,6 @@ class Controller:
 
     # ------------------------------------------------------------------ status
     def snapshot(self) -> dict[str, Any]:
-        return snapshot(self)
+        """The status reply, composed from each part's own."""
+        return status.compose(self.sm, self.in_play, self.faults, self.table, self.clock, self.db, self.sessions,
+                              self.reminders, self.settings.display_mode)

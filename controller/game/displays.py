@@ -2,34 +2,34 @@
 for the devices a table lacks (docs/ARCHITECTURE.md "Tables without optional devices")."""
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING
 
 from firmware_protocol.catalog import DISPLAY_MODES
 
 from controller import rules as R
 from controller.club import players as P
 from controller.game.centre_text import break_text, dora_text, round_text, scores_text
+from controller.game.game import InPlay
 
 CENTRE_BYTES = 40  # the centre's one line of text
 
-if TYPE_CHECKING:
-    from controller.game.controller import Controller
-
 
 class Displays:
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
+    """Handed what it uses: the table facade, what is in play, the settings (its display
+    mode), the work; and the game's clock, once it exists."""
+
+    def __init__(self, table, in_play: InPlay, settings, work) -> None:
+        self.table, self.in_play, self.settings, self.work = table, in_play, settings, work
+        self.clock = None  # the game's clock (it holds this room too): set once it exists
         self.pin: str | None = None  # the web page's player PIN for this game (controller/web), if served
 
     async def show_pin(self) -> None:
         """The web page's player PIN on the centre display: its last line as a game opens."""
         if self.pin is not None:
-            await self.c.table.show_text(f"web PIN {self.pin}")
+            await self.table.show_text(f"web PIN {self.pin}")
 
     async def show_hand(self) -> None:
         await self.show_scores()
-        await self.c.table.set_dealer_lamp(self.c.state.dealer)
+        await self.table.set_dealer_lamp(self.in_play.state.dealer)
         await self.show_round()  # last: its text is the one the centre keeps during play
 
     async def show_bets(self) -> None:
@@ -38,31 +38,30 @@ class Displays:
         await self.show_round()
 
     async def show_round(self) -> None:
-        s = self.c.state
-        await self.c.table.show_round(s.round_wind, s.hand_in_round, s.honba, self.displayed().riichi_sticks)
+        s = self.in_play.state
+        await self.table.show_round(s.round_wind, s.hand_in_round, s.honba, self.displayed().riichi_sticks)
         await self.show_time()
 
     async def show_time(self) -> None:
         """The centre's line while a hand is played; on a session on the clock, each minute."""
         text = self._centre_line()
         if text:
-            await self.c.table.show_text(text)
+            await self.table.show_text(text)
 
     def _centre_line(self) -> str | None:
         """The play text, and the time left of a session on the clock where the line has room."""
-        text, clock = self._play_text(), self.c.clock.shown()
+        text, clock = self._play_text(), self.clock.shown()
         if text is None:
-            return self.c.clock.line()
+            return self.clock.line()
         fitting = [line for line in (f"{text}  {shown}" for shown in clock) if len(line.encode()) <= CENTRE_BYTES]
         return fitting[0] if fitting else text
 
     def _play_text(self) -> str | None:
         """The centre's text while a hand is played, for the devices this table lacks: the
         dora position, else the break, else the round (without a marker or seat displays)."""
-        c = self.c
-        caps, hand = c.table.capabilities, c.hand
-        if hand is not None and hand.seq > c.settled and hand.separated:  # the walls of this hand are set
-            setup, last = c.setup(), hand.dora_shown - 1
+        caps, hand = self.table.capabilities, self.in_play.hand
+        if hand is not None and hand.seq > self.in_play.settled and hand.separated:  # the walls of this hand are set
+            setup, last = self.in_play.setup(), hand.dora_shown - 1
             if hand.dora_shown and not caps.dora_flipper:
                 return dora_text(last, setup.dora_indicators[last])
             if not self.separates(setup):
@@ -74,53 +73,43 @@ class Displays:
     async def show_opening(self) -> None:
         """As a game opens: a drawn dealer on the centre, each player's name and starting
         wind on the seat's display (all of them on the centre's, on a table without)."""
-        c = self.c
-        if c.opening_text:
-            await c.table.show_text(c.opening_text)
-        seats, dealer = c.rules.seats, c.state.starting_dealer
-        if c.players and c.table.capabilities.seat_displays:
-            for seat, player in c.players.items():
-                await c.table.show_text(P.seat_text(player, P.seat_wind(seats, dealer, seat)), seats=1 << seat)
-        elif c.players:
-            await c.table.show_text(P.centre_text(c.players, seats, dealer))
+        if self.in_play.opening_text:
+            await self.table.show_text(self.in_play.opening_text)
+        seats, dealer = self.in_play.rules.seats, self.in_play.state.starting_dealer
+        if self.in_play.players and self.table.capabilities.seat_displays:
+            for seat, player in self.in_play.players.items():
+                await self.table.show_text(P.seat_text(player, P.seat_wind(seats, dealer, seat)), seats=1 << seat)
+        elif self.in_play.players:
+            await self.table.show_text(P.centre_text(self.in_play.players, seats, dealer))
         await self.show_pin()
 
     def separates(self, setup: R.HandSetup) -> bool:
         """Whether the table's separator sets the dead wall apart (else the players do)."""
-        return self.c.table.capabilities.dead_wall_separator and bool(setup.dead_wall)
+        return self.table.capabilities.dead_wall_separator and bool(setup.dead_wall)
 
     async def show_scores(self, scores=None) -> None:
-        c = self.c
         scores = scores or self.displayed().scores
-        if not c.table.capabilities.seat_displays:
-            await c.table.show_text(scores_text(scores))
+        if not self.table.capabilities.seat_displays:
+            await self.table.show_text(scores_text(scores))
             return
-        mode = DISPLAY_MODES.index(c.settings.display_mode)
+        mode = DISPLAY_MODES.index(self.settings.display_mode)
         shown = [s or 0 for s in scores]  # an empty side (sanma) shows 0
-        await c.table.show_scores(shown, mode, c.state.dealer)
+        await self.table.show_scores(shown, mode, self.in_play.state.dealer)
 
     def displayed(self) -> R.GameState:
-        """The game as the table shows it: the bets declared in the hand in play are on the
-        table already (the settlement takes them; they are not taken twice)."""
-        c = self.c
-        s, hand = c.state, c.hand
-        if hand is None or hand.seq <= c.settled or not hand.riichi:
-            return s
-        scores = tuple(v - c.rules.deposit if seat in hand.riichi else v for seat, v in enumerate(s.scores))
-        return dataclasses.replace(s, scores=scores, riichi_sticks=s.riichi_sticks + len(hand.riichi))
+        return self.in_play.displayed()
 
     async def show_wind_marker(self) -> None:
         """The round's wind at the starting dealer's seat, unless the table says it is there
         already (set before a restart, a reconnect or a pause)."""
-        c = self.c
-        if not c.table.capabilities.has_wind_marker:
+        if not self.table.capabilities.has_wind_marker:
             return  # the round's text at the next hand says the wind
 
         async def mark():
-            if c.state is None:
+            if self.in_play.state is None:
                 return  # given up while this waited for `resume` (set after a recovery while paused)
-            wanted = (c.state.round_wind, c.state.starting_dealer)
-            status = await c.table.get_status()
+            wanted = (self.in_play.state.round_wind, self.in_play.state.starting_dealer)
+            status = await self.table.get_status()
             if (status["wind"], status["wind_seat"]) != wanted:
-                await c.table.set_wind_marker(*wanted)
-        await c.work.run(mark)
+                await self.table.set_wind_marker(*wanted)
+        await self.work.run(mark)

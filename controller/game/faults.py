@@ -13,14 +13,11 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from firmware_protocol.codes import Code
 
 from controller.table.facade import Fault, Interrupted, LinkLost, McuReset, Overdue, Rejected, TableError, TableFault
-
-if TYPE_CHECKING:
-    from controller.game.controller import Controller
 
 log = logging.getLogger("mjtable.controller")
 
@@ -83,14 +80,21 @@ class Faults:
     fault left the table in), and one `recovered`. Everyone else reads ``current`` or
     ``watch``es the faults as they are told (the metrics, the store's faults log)."""
 
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
+    def __init__(self, table, sm, publish: Callable[..., None]) -> None:
+        self.table, self.sm, self.publish = table, sm, publish
+        self.recovery = None  # the recovery, which holds this room too: set once both exist
         self.current: Fault | Refused | StoreFailed | None = None
         self.operator = asyncio.Event()  # retry, a seat's OK button
         self._watchers: list[Callable[[Fault | Refused | StoreFailed], None]] = []
         self._told = None  # the last fault told: each is told once, whoever meets it again
         self._moved = False  # this fault moved the machine to `fault`: `retry` moves it back
         self._shown = False  # its code is on the displays until the work that met it has run
+
+    def status(self) -> dict[str, Any]:
+        """`status`'s part: the fault the table is held on, with what to do about it."""
+        fault = self.current
+        return {"fault": f"{fault.describe()}; {remedy(fault.code)}" if fault else None,
+                "fault_code": int(fault.code) if fault else None}
 
     def watch(self, listener: Callable[[Fault | Refused | StoreFailed], None]) -> None:
         self._watchers.append(listener)
@@ -99,8 +103,8 @@ class Faults:
         """``fault`` is what the table is held on: the machine moved (by ``move``, where it
         may now: not while paused, not before the table is configured), then told once."""
         self.current = fault
-        if getattr(self.c.sm, f"may_{move}")():
-            self.c.trigger(move)
+        if getattr(self.sm, f"may_{move}")():
+            self.sm.fire(move)
             self._moved = True
         if fault is not self._told:
             log.error("%s; %s", fault.describe(), remedy(fault.code))
@@ -111,7 +115,7 @@ class Faults:
         if fault is self._told:
             return
         self._told = fault
-        self.c.publish("fault", code=int(fault.code), message=fault.describe())
+        self.publish("fault", code=int(fault.code), message=fault.describe())
         for listener in list(self._watchers):
             listener(fault)
 
@@ -136,7 +140,7 @@ class Faults:
         self.operator.clear()  # once: a retry pressed while the link recovers still counts
         while True:
             try:
-                await self.c.table.show_error(int(self.current.code))
+                await self.table.show_error(int(self.current.code))
                 self._shown = True
                 if self.current.code != Code.WATCHDOG:  # this host's own silence: no one need see to it
                     await self.operator.wait()
@@ -149,16 +153,16 @@ class Faults:
                 self.hold(self.cause(again))
                 self.operator.clear()
             except (LinkLost, McuReset):
-                await self.c.recovery.recover()
+                await self.recovery.recover()
         await self._recovered()
         return outcome
 
     async def _recovered(self) -> None:
         self.current = None
-        self.c.publish("recovered")
-        await self.c.recovery.settled()  # lost meanwhile (background work noticed): restored first
-        if self._moved and self.c.sm.may_retry():
-            self.c.trigger("retry")
+        self.publish("recovered")
+        await self.recovery.settled()  # lost meanwhile (background work noticed): restored first
+        if self._moved and self.sm.may_retry():
+            self.sm.fire("retry")
         self._moved = False
 
     def dismiss(self) -> None:
@@ -171,17 +175,22 @@ class Faults:
         if not self._shown or self.current is not None:
             return
         try:
-            await self.c.table.show_error(0)
+            await self.table.show_error(0)
             self._shown = False
         except TableError as exc:  # the next work that runs tries again
             log.warning("could not clear the error on the displays: %s", exc)
 
 
 class TableWork:
-    """Runs table work through faults, pauses, watchdog stops and lost links."""
+    """Runs table work through faults, pauses, watchdog stops and lost links. Handed what it
+    uses: the table facade, the machine, a publish function, a spawner of background
+    tasks, the faults, the operation deadlines; and the recovery, once it exists."""
 
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
+    def __init__(self, table, sm, publish: Callable[..., None], spawn, faults: Faults,
+                 operation_limits: Callable[[], dict[str, float]]) -> None:
+        self.table, self.sm, self.publish, self.spawn = table, sm, publish, spawn
+        self.faults, self.operation_limits = faults, operation_limits
+        self.recovery = None  # set once it exists (it holds this room too)
         self.resumed = asyncio.Event()
         self._watchdog_resume: asyncio.Task | None = None
         self._held: asyncio.Task | None = None  # the one wait for the operator's retry of a table fault
@@ -209,8 +218,8 @@ class TableWork:
             except (TableFault, Interrupted) as exc:
                 await self._stopped(exc)
             except (LinkLost, McuReset):
-                await self.c.recovery.recover()
-        await self.c.faults.unshow()
+                await self.recovery.recover()
+        await self.faults.unshow()
         return outcome
 
     async def _stopped(self, exc: TableError) -> None:
@@ -223,21 +232,26 @@ class TableWork:
     def _busy_too_long(self, since: float, exc: Rejected) -> Overdue | None:
         """A table busy for longer than its longest operation's limit is stuck."""
         busy = asyncio.get_running_loop().time() - since
-        if busy <= max(self.c.settings.operation_limits().values()):
+        if busy <= max(self.operation_limits().values()):
             return None
         return Overdue(Code.OPERATION_TIMEOUT, "none", f"still busy after {busy:.0f} s ({exc.detail})")
 
     def _stopped_by_pause(self, exc: Exception) -> bool:
         """An operation the pause's `stop` aborted, or a motion command after it (held back
         by the facade, controller/table/facade.py `Held`, or refused by the stopped table)."""
-        refused_while_paused = isinstance(exc, Rejected) and exc.code == Code.STOPPED and self.c.sm.is_motion_paused()
+        refused_while_paused = isinstance(exc, Rejected) and exc.code == Code.STOPPED and self.sm.is_motion_paused()
         return isinstance(exc, Interrupted) or refused_while_paused
+
+    async def advance(self, trigger: str) -> None:
+        """Fire a trigger of the game's own course; while paused, it waits for `resume`."""
+        await self.hold_while_paused()
+        self.sm.fire(trigger)
 
     # ---- pause ----
     async def hold_while_paused(self) -> None:
-        if self.c.sm.is_motion_paused():
-            self.c.publish("waiting", what="resume")
-            while self.c.sm.is_motion_paused():
+        if self.sm.is_motion_paused():
+            self.publish("waiting", what="resume")
+            while self.sm.is_motion_paused():
                 self.resumed.clear()
                 await self.resumed.wait()
 
@@ -245,11 +259,11 @@ class TableWork:
     async def resumed_after_watchdog(self, exc: Exception) -> bool:
         """A watchdog stop means the table did not hear this host (heartbeats lost on a
         noisy line): nothing for the operator to clear, so resume and run the work again."""
-        if self.c.sm.is_motion_paused() or not await self._watchdog_stopped(exc):
+        if self.sm.is_motion_paused() or not await self._watchdog_stopped(exc):
             return False
         if self._watchdog_resume is None or self._watchdog_resume.done():
             log.warning("the table stopped: its watchdog missed this host's heartbeats; resuming")
-            self._watchdog_resume = self.c.background.spawn(self.c.table.resume(), "watchdog resume")
+            self._watchdog_resume = self.spawn(self.table.resume(), "watchdog resume")
         try:
             await asyncio.shield(self._watchdog_resume)
         except TableError as again:  # the work run again meets it again (link lost: reconnect)
@@ -261,7 +275,7 @@ class TableWork:
             return exc.fault.code == Code.WATCHDOG
         if isinstance(exc, Rejected) and exc.code == Code.STOPPED:  # the watchdog's fault event may be lost
             try:
-                return (await self.c.table.get_status())["fault"] == Code.WATCHDOG
+                return (await self.table.get_status())["fault"] == Code.WATCHDOG
             except TableError:
                 return False
         return False
@@ -270,7 +284,7 @@ class TableWork:
     def held_by(self, fault: Fault) -> None:
         """The table says it stopped on ``fault`` (its fault event, or its status after a
         reconnect): held at once, and seen to whether or not any work waits on the table."""
-        faults = self.c.faults
+        faults = self.faults
         if faults.current is None or faults.current.code != fault.code:  # else: the one held, found again
             faults.hold(fault)
         self._see_to(faults.current)
@@ -278,22 +292,22 @@ class TableWork:
     async def await_operator(self, exc: TableError) -> None:
         """The machine's `fault`: shown, everything kept, until the operator's retry resumes
         the table; one wait however many pieces of work met the fault."""
-        fault = self.c.faults.cause(exc)
+        fault = self.faults.cause(exc)
         if self._held is not None and not self._held.done():
-            self.c.faults.hold(fault)  # the machine moved, if it could not when the fault came
+            self.faults.hold(fault)  # the machine moved, if it could not when the fault came
         await asyncio.shield(self._see_to(fault))
 
     def _see_to(self, fault) -> asyncio.Task:
         if self._held is None or self._held.done():
-            self._held = self.c.background.spawn(self._until_resumed(fault), "fault")
+            self._held = self.spawn(self._until_resumed(fault), "fault")
         return self._held
 
     async def _until_resumed(self, fault) -> None:
         await self.hold_while_paused()  # a fault met as the pause stopped the table: the fault after resume
-        await self.c.faults.until_retried(fault, self.c.table.resume)
+        await self.faults.until_retried(fault, self.table.resume)
 
     def let_go(self) -> None:
         """The game is abandoned: no retry resumes the table (the next game's opening does)."""
         if self._held is not None:
             self._held.cancel()
-        self.c.faults.dismiss()
+        self.faults.dismiss()

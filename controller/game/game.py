@@ -96,6 +96,20 @@ class Game:
         return bool(done)
 
 
+class OfTheGame:
+    """An attribute that reads the game's own (``owner.game``, on `InPlay` and the
+    Controller): only the game changes it, so setting it here is an error."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, controller, owner=None):
+        return self if controller is None else getattr(controller.game, self.name)
+
+    def __set__(self, controller, value) -> None:
+        raise AttributeError(f"{self.name} is the game's own: a new game is a new Game, changed by its methods")
+
+
 class InPlay:
     """What is in play at the table: the game (a new `Game` for each) and the rule set it is
     played by, and what it waits for. The rooms are handed this, never the Controller:
@@ -105,22 +119,23 @@ class InPlay:
     def __init__(self, rules: R.RuleSet, ruleset_name: str) -> None:
         self.game = Game()  # none yet
         self.rules, self.ruleset_name = rules, ruleset_name
+        self.default_rules = (rules, ruleset_name)  # the config's: for a new game that names none
         self.waiting_for: str | None = None  # what the hand in play waits for: a result, a shuffle, ...
+        self.opening_text: str | None = None  # shown as a new game opens (a drawn dealer, a round's seats)
+
+    # The game's own, read here.
+    (state, hand, resume_at, game_id, settled, results_so_far, last_record, standings, players, seating,
+     place) = (OfTheGame() for _ in range(11))
 
     def setup(self) -> R.HandSetup:
         """The hand in play's walls, break and dead wall, from its dice."""
         return R.setup_hand(self.rules, self.game.state.dealer, self.game.hand.throws)
 
-
-class OfTheGame:
-    """An attribute of the Controller that reads the game's own (`Controller.game`):
-    only the game changes it, so setting it on the Controller is an error."""
-
-    def __set_name__(self, owner, name: str) -> None:
-        self.name = name
-
-    def __get__(self, controller, owner=None):
-        return self if controller is None else getattr(controller.in_play.game, self.name)
-
-    def __set__(self, controller, value) -> None:
-        raise AttributeError(f"{self.name} is the game's own: a new game is a new Game, changed by its methods")
+    def displayed(self) -> R.GameState:
+        """The game as the table shows it: the bets declared in the hand in play are on the
+        table already (the settlement takes them; they are not taken twice)."""
+        s, hand = self.state, self.hand
+        if hand is None or hand.seq <= self.settled or not hand.riichi:
+            return s
+        scores = tuple(v - self.rules.deposit if seat in hand.riichi else v for seat, v in enumerate(s.scores))
+        return dataclasses.replace(s, scores=scores, riichi_sticks=s.riichi_sticks + len(hand.riichi))

@@ -106,14 +106,21 @@ class TableMachine:
 
     def __init__(self, *, has_dora: Callable[[], bool] = lambda: True,
                  restoring: Callable[[], bool] = lambda: False,
-                 awaits_start: Callable[[], bool] = lambda: False) -> None:
+                 awaits_start: Callable[[], bool] = lambda: False,
+                 moved: Callable[[], None] = lambda: None) -> None:
         self.has_dora = has_dora    # the rule set in play has dora indicators
         self.restoring = restoring  # the link to the table is being restored
         self.awaits_start = awaits_start  # a time-limited session's start signal is not given yet
+        self.moved = moved  # told after each `fire` (the controller publishes the new state)
         Machine(model=self, states=GAME_STATES, transitions=GAME_TRANSITIONS, initial="boot",
                 model_attribute="game", auto_transitions=False, queued=True)
         Machine(model=self, states=MOTION_STATES, transitions=MOTION_TRANSITIONS, initial="running",
                 model_attribute="motion", auto_transitions=False, queued=True)
+
+    def fire(self, trigger: str) -> None:
+        """Fire ``trigger`` (a `MachineError` if the machine may not), then say so."""
+        getattr(self, trigger)()
+        self.moved()
 
     # ---- the one state the API, the views and the log show ----
     @property

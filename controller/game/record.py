@@ -13,154 +13,151 @@ import json
 import logging
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
-from typing import TYPE_CHECKING
 
 from controller import rules as R
 from controller.errors import Refusal
 from controller.game.faults import StoreFailed
 from controller.game.hand import STORED_WALLS
-from controller.game.game import Game
+from controller.game.game import Game, InPlay
 from controller.club.players import Player
 from controller.game.replay import disagreement
 from controller.club.time_limit import STORED_KEY
 from controller.store.database import StoreError
-
-if TYPE_CHECKING:
-    from controller.game.controller import Controller
+from controller.game.game import InPlay
 
 log = logging.getLogger("mjtable.controller")
 
 
 class GameRecord:
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
-        controller.faults.watch(self._log_fault)
+    """Handed what it uses: what is in play, the store (and its writer thread, or None),
+    the machine, a publish function, the table facade, the faults, the work, the results,
+    the displays, the stick check and the club sessions; and the game's clock, once it
+    exists."""
+
+    def __init__(self, in_play: InPlay, store, db, sm, publish, table, faults, work, results, displays,
+                 sticks, sessions) -> None:
+        self.in_play, self.store, self.db, self.sm, self.publish, self.table = in_play, store, db, sm, publish, table
+        self.faults, self.work, self.results, self.displays = faults, work, results, displays
+        self.sticks, self.sessions = sticks, sessions
+        self.clock = None  # the game's clock (it holds this room too): set once it exists
+        faults.watch(self._log_fault)
 
     def _log_fault(self, fault) -> None:
         """Each fault in the store's faults log (the maintenance reminders' `faults` counter).
         A courtesy: a store that cannot take it is the store's fault, seen elsewhere."""
-        c = self.c
-        if c.db is not None:
-            c.db.submit("record_fault", int(fault.code), getattr(fault, "subsystem", "none"), fault.describe(),
-                        c.game_id)
+        if self.db is not None:
+            self.db.submit("record_fault", int(fault.code), getattr(fault, "subsystem", "none"), fault.describe(),
+                        self.in_play.game_id)
 
     # ---- the interrupted game ----
     async def stored_game(self):
         """The interrupted game, with its rules, once it is checked against its hands."""
-        c = self.c
-        if c.db is None:
+        if self.db is None:
             return None
-        game = await c.db.call("active_game")
+        game = await self.db.call("active_game")
         if game is None:
             return None
         self._continue_rules(game)
-        hands = await c.db.call("hands", game.id)
-        if _comparable(dataclasses.asdict(c.rules)) != _comparable(game.rules):
+        hands = await self.db.call("hands", game.id)
+        if _comparable(dataclasses.asdict(self.in_play.rules)) != _comparable(game.rules):
             log.warning("game %d cannot be checked against its hands: its rule set has changed", game.id)
         else:
-            problem = disagreement(c.rules, game.state, hands)
+            problem = disagreement(self.in_play.rules, game.state, hands)
             if problem:
-                raise StoreError(f"the state database {c.store.path} is damaged: game {game.id} {problem}. "
+                raise StoreError(f"the state database {self.store.path} is damaged: game {game.id} {problem}. "
                                  f"Refusing to resume it: keep the file for inspection, restore a backup or "
                                  f"move it aside to start a new one")
-        players = await c.db.call("players", game.id)
+        players = await self.db.call("players", game.id)
         return game, hands, {seat: Player.from_dict(p) for seat, p in players.items()}
 
     def _continue_rules(self, game) -> None:
         """An interrupted game goes on with the rule set it was started with, whatever the
         config names now (the config's rule set is for the next new game)."""
-        c = self.c
-        if game.ruleset != c.ruleset_name:
+        if game.ruleset != self.in_play.ruleset_name:
             try:
-                c.rules, c.ruleset_name = R.load_ruleset(game.ruleset), game.ruleset
+                self.in_play.rules, self.in_play.ruleset_name = R.load_ruleset(game.ruleset), game.ruleset
             except (R.ConfigError, OSError) as exc:
                 raise Refusal("not_allowed", f"game {game.id} was started with rule set {game.ruleset!r}, "
                                              f"which cannot be loaded now: {exc}; put it back to carry on") from None
-        if _comparable(dataclasses.asdict(c.rules)) != _comparable(game.rules):
+        if _comparable(dataclasses.asdict(self.in_play.rules)) != _comparable(game.rules):
             log.warning("rule set %s has changed since game %d began; the game goes on with it as it is now",
-                        c.ruleset_name, game.id)
+                        self.in_play.ruleset_name, game.id)
         log.info("continuing game %d with rule set %s (the config's %s applies to the next new game)",
-                 game.id, c.ruleset_name, c.default_rules[1])
+                 game.id, self.in_play.ruleset_name, self.in_play.default_rules[1])
 
     def restore(self, stored) -> None:
-        c = self.c
         game, hands, players = stored
         stored_hand = dict(game.hand)
         clock = stored_hand.pop(STORED_KEY, None)  # a time-limited game's signals
-        c.game = Game.from_store(game, hands, players, stored_hand)
-        if c.clock.restore(clock, c.state.finished):
-            c.game.end_now()  # the hands after the warning are played
-        if c.state.finished:
+        self.in_play.game = Game.from_store(game, hands, players, stored_hand)
+        if self.clock.restore(clock, self.in_play.state.finished):
+            self.in_play.game.end_now()  # the hands after the warning are played
+        if self.in_play.state.finished:
             # Killed between the last hand and the game's end: play() only records the end,
             # and the machine has no way from a game state to game_over but settling a hand.
             return
-        c.trigger("start_game")
-        c.publish("resumed", hand=R.hand_label(c.state))
+        self.sm.fire("start_game")
+        self.publish("resumed", hand=R.hand_label(self.in_play.state))
 
     # ---- the resume point ----
     def save_step(self) -> None:
         """Where the machine is, with the hand: a failure shows in status (`store_error`)."""
-        c = self.c
-        if c.db is not None and c.game_id is not None and c.sm.resumable():
-            c.game.carry_on_at(c.sm.game)
-            c.db.submit("save_step", c.game_id, c.sm.game, {**c.hand.to_dict(), **c.clock.stored()})
+        if self.db is not None and self.in_play.game_id is not None and self.sm.resumable():
+            self.in_play.game.carry_on_at(self.sm.game)
+            self.db.submit("save_step", self.in_play.game_id, self.sm.game, {**self.in_play.hand.to_dict(), **self.clock.stored()})
 
     def save_clock(self) -> None:
         """A signal of the session's clock: stored with the hand, at the same resume point."""
-        c = self.c
-        if c.db is not None and c.game_id is not None:
-            hand = c.hand.to_dict() if c.hand is not None else {}
-            c.db.submit("save_step", c.game_id, c.resume_at, {**hand, **c.clock.stored()})
+        if self.db is not None and self.in_play.game_id is not None:
+            hand = self.in_play.hand.to_dict() if self.in_play.hand is not None else {}
+            self.db.submit("save_step", self.in_play.game_id, self.in_play.resume_at, {**hand, **self.clock.stored()})
 
     # ---- a hand settled ----
     async def settle(self, result: dict) -> None:
         """Store the hand and show the scores (both move nothing, so a pause holds neither);
         then the wind marker and the next hand, which move tiles and wait for `resume`."""
-        c = self.c
-        c.trigger("settle")
-        setup = c.setup()
-        before = c.state
-        outcome = R.apply_result(c.rules, before, result)
+        self.sm.fire("settle")
+        setup = self.in_play.setup()
+        before = self.in_play.state
+        outcome = R.apply_result(self.in_play.rules, before, result)
         record = self._hand_record(before, setup, result, outcome)
-        if c.db is not None and not await self.until_stored(
-                "commit_hand", c.game_id, c.hand.seq, record, outcome.state.to_dict()):
+        if self.db is not None and not await self.until_stored(
+                "commit_hand", self.in_play.game_id, self.in_play.hand.seq, record, outcome.state.to_dict()):
             await self._adopt_stored_hand()
             return
-        c.game.settle(outcome.state, result, record)
-        c.results.hand_stored(c.hand.seq)
+        self.in_play.game.settle(outcome.state, result, record)
+        self.results.hand_stored(self.in_play.hand.seq)
         game_over = self._game_over(outcome.game_over)
-        c.publish("hand_ended", record=record)
-        await c.work.run(c.displays.show_scores)
-        await c.sticks.after_hand(c.hand.seq, c.state.scores, c.rules.seats)  # reads, moves nothing
-        await c.work.hold_while_paused()
+        self.publish("hand_ended", record=record)
+        await self.work.run(self.displays.show_scores)
+        await self.sticks.after_hand(self.in_play.hand.seq, self.in_play.state.scores, self.in_play.rules.seats)  # reads, moves nothing
+        await self.work.hold_while_paused()
         if outcome.wind_changed and not game_over:
-            await c.displays.show_wind_marker()
-        await c.advance("end_game" if game_over else "next_hand")
+            await self.displays.show_wind_marker()
+        await self.work.advance("end_game" if game_over else "next_hand")
 
     async def until_stored(self, method: str, *args):
         """A write that must be stored before the game goes on: while the store refuses
         it, it is the fault, and `retry` (or a seat's OK button) tries it again."""
-        c = self.c
         try:
-            return await c.db.call(method, *args)
+            return await self.db.call(method, *args)
         except StoreError as exc:
             failed = self._store_failed(exc)
 
         async def again():
-            if c.results.stored is not None and c.results.stored.done():
-                c.results.await_store()  # resends wait for this attempt
-            return await c.db.call(method, *args)
-        result = await c.faults.until_retried(failed, again, (StoreError,), self._store_failed)
+            if self.results.stored is not None and self.results.stored.done():
+                self.results.await_store()  # resends wait for this attempt
+            return await self.db.call(method, *args)
+        result = await self.faults.until_retried(failed, again, (StoreError,), self._store_failed)
         log.info("the state database took the write again")
-        await c.faults.unshow()
+        await self.faults.unshow()
         return result
 
     def _store_failed(self, exc: StoreError) -> StoreFailed:
         """The failed write as the fault (held by `until_retried`); the result waiting is refused."""
-        c = self.c
-        seq = c.hand.seq if c.hand is not None else None
-        kept = f"; the result of hand {seq} is kept, not stored" if c.results.stored is not None else ""
-        c.results.fail_stored(Refusal(
+        seq = self.in_play.hand.seq if self.in_play.hand is not None else None
+        kept = f"; the result of hand {seq} is kept, not stored" if self.results.stored is not None else ""
+        self.results.fail_stored(Refusal(
             "store_failed", f"{exc}; hand {seq} is not settled (its result is kept): free space on that disk, "
                             f"then `mjtable retry` stores it"))
         return StoreFailed(f"{exc}{kept}")
@@ -168,36 +165,33 @@ class GameRecord:
     async def _adopt_stored_hand(self) -> None:
         """The store had this hand already (written by someone else): the store is right;
         the game goes on from what it holds, and the result waiting is answered from it."""
-        c = self.c
-        game, hands = await c.db.call("active_game"), await c.db.call("hands", c.game_id)
+        game, hands = await self.db.call("active_game"), await self.db.call("hands", self.in_play.game_id)
         log.error("hand %d of game %d was in the state database already; going on from the stored game",
-                  c.hand.seq, c.game_id)
-        c.game.adopt(R.GameState.from_dict(game.state), hands)
-        c.results.hand_stored(c.hand.seq)
-        c.publish("hand_ended", record=c.last_record)
-        await c.work.run(c.displays.show_scores)
-        c.trigger("end_game" if self._game_over(c.state.finished) else "next_hand")
+                  self.in_play.hand.seq, self.in_play.game_id)
+        self.in_play.game.adopt(R.GameState.from_dict(game.state), hands)
+        self.results.hand_stored(self.in_play.hand.seq)
+        self.publish("hand_ended", record=self.in_play.last_record)
+        await self.work.run(self.displays.show_scores)
+        self.sm.fire("end_game" if self._game_over(self.in_play.state.finished) else "next_hand")
 
     def _game_over(self, by_rules: bool) -> bool:
         """The rules' end, or the time limit's: the last hand after the warning is played
         (the state kept in the store stays the rules', which its hands replay to)."""
-        c = self.c
-        if not by_rules and c.clock.over():
-            c.game.end_now()
-            c.clock.ended = True
+        if not by_rules and self.clock.over():
+            self.in_play.game.end_now()
+            self.clock.ended = True
             return True
         return by_rules
 
     def _hand_record(self, before, setup, result, outcome) -> dict:
-        c = self.c
-        walls = c.hand.walls(c.rules, setup)
+        walls = self.in_play.hand.walls(self.in_play.rules, setup)
         return {
-            "ruleset": c.ruleset_name,
-            "hand": c.hand.label,
+            "ruleset": self.in_play.ruleset_name,
+            "hand": self.in_play.hand.label,
             "honba": before.honba,
             "riichi_sticks": before.riichi_sticks,
             "dealer": before.dealer,
-            "dice": [v for throw in c.hand.throws for v in throw],
+            "dice": [v for throw in self.in_play.hand.throws for v in throw],
             **{key: walls[key] for key in STORED_WALLS},
             "result": result,
             "payments": list(outcome.payments),
@@ -208,30 +202,29 @@ class GameRecord:
     # ---- the end ----
     async def finish(self) -> R.Standings:
         """Store the final standings, then show them; the next game waits for both."""
-        c, game = self.c, self.c.game
-        standings = game.final(c.rules)
+        game = self.in_play.game
+        standings = game.final(self.in_play.rules)
         final = {"final": True, "scores": list(standings.scores),
                  "final_scores": list(standings.final_scores), "ranks": list(standings.ranks),
-                 **({"ended": "time"} if c.clock.ended else {})}
-        if c.db is not None:
+                 **({"ended": "time"} if self.clock.ended else {})}
+        if self.db is not None:
             await self.until_stored("finish_game", game.game_id, final)
-        totals = await c.sessions.after_game(game.game_id) if game.game_id is not None else []
+        totals = await self.sessions.after_game(game.game_id) if game.game_id is not None else []
 
         async def show_final():
-            await c.displays.show_scores(standings.final_scores)
-            await c.table.show_text(standings_text(standings.ranks, game.players))
+            await self.displays.show_scores(standings.final_scores)
+            await self.table.show_text(standings_text(standings.ranks, game.players))
             for seats, text in totals:  # the session's running totals, when it shows them
-                await c.table.show_text(text, seats=seats)
-        await c.work.run(show_final)
-        c.publish("game_over", **final)
+                await self.table.show_text(text, seats=seats)
+        await self.work.run(show_final)
+        self.publish("game_over", **final)
         return standings
 
     def abandon(self) -> Future | None:
         """Record the game given up; the write before any later one (one thread, in order)."""
-        c = self.c
-        if c.db is None or c.game_id is None or c.state.finished:
+        if self.db is None or self.in_play.game_id is None or self.in_play.state.finished:
             return None
-        return c.db.submit("abandon_game", c.game_id)
+        return self.db.submit("abandon_game", self.in_play.game_id)
 
     @staticmethod
     async def recorded(written: Future | None) -> None:

@@ -1,59 +1,63 @@
-"""The status snapshot: everything a view or API client shows (docs/API.md `status`)."""
+"""The status reply (docs/API.md `status`), composed from each part's own: the machine's
+state, the fault (`Faults.status`), the table facade's connection and link
+(`Table.status`), the game in play (`game_status` below), its clock, the store, the club
+session and the maintenance reminders."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from controller import rules as R
-from controller.game.faults import remedy
 from controller.club.players import as_list
-
-if TYPE_CHECKING:
-    from controller.game.controller import Controller
+from controller.game.game import InPlay
 
 
-def snapshot(c: "Controller") -> dict[str, Any]:
-    """Machine, game, hand, walls, link."""
-    out: dict[str, Any] = {"state": c.sm.state, "ruleset": c.ruleset_name, "players": c.rules.players,
-                           "seats": list(c.rules.seats),
-                           "display_mode": c.settings.display_mode,
-                           "fault": f"{c.fault.describe()}; {remedy(c.fault.code)}" if c.fault else None,
-                           "fault_code": int(c.fault.code) if c.fault else None,
-                           "connection": c.table.link.status(),
-                           "waiting_for": _waiting_for(c),
-                           "store_error": c.db.error if c.db is not None else None,
-                           "session": c.sessions.status(),
-                           "maintenance_due": c.reminders.due(),
-                           "rules": _rules(c.rules)}
-    if c.state is not None:
-        s = c.displays.displayed()
+def compose(sm, in_play: InPlay, faults, table, clock, db, sessions, reminders, display_mode: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"state": sm.state, "ruleset": in_play.ruleset_name, "players": in_play.rules.players,
+                           "seats": list(in_play.rules.seats), "display_mode": display_mode, **faults.status(),
+                           "connection": table.link.status(),
+                           "waiting_for": waiting_for(sm, in_play),
+                           "store_error": db.error if db is not None else None,
+                           "session": sessions.status(),
+                           "maintenance_due": reminders.due(),
+                           "rules": rules_form(in_play.rules)}
+    out.update(game_status(in_play, clock.status()))
+    out.update(table.status())
+    return out
+
+
+def game_status(in_play: InPlay, clock: dict | None) -> dict[str, Any]:
+    """The game in play: scores as the table shows them, players, the round and table of a
+    schedule, the clock, the hand in play and its walls, the last hand, the final."""
+    out: dict[str, Any] = {}
+    rules, hand = in_play.rules, in_play.hand
+    if in_play.state is not None:
+        s = in_play.displayed()
         out.update(scores=list(s.scores), dealer=s.dealer, starting_dealer=s.starting_dealer, honba=s.honba,
                    riichi_sticks=s.riichi_sticks, round_wind=s.round_wind, hand=R.hand_label(s),
                    hands_played=s.hands_played, finished=s.finished,
                    wind_marker={"wind": s.round_wind, "seat": s.starting_dealer})
-        if c.players:
-            out.update(seat_players=as_list(c.players), seating=c.seating)
-        if c.place is not None:  # the seats a tournament round's schedule expects
-            out.update(round=c.place.round, table=c.place.table)
-        if (clock := c.clock.status()) is not None:  # a game on the clock (controller/game/clock.py)
+        if in_play.players:
+            out.update(seat_players=as_list(in_play.players), seating=in_play.seating)
+        if in_play.place is not None:  # the seats a tournament round's schedule expects
+            out.update(round=in_play.place.round, table=in_play.place.table)
+        if clock is not None:  # a game on the clock (controller/game/clock.py)
             out["time_limit"] = clock
             if clock["ended"]:
                 out["ended"] = "time"
-    if c.hand is not None:
-        out["hand_in_play"] = {"seq": c.hand.seq, "label": c.hand.label, "riichi": c.hand.riichi,
-                               "dice": [v for t in c.hand.throws for v in t], "kans": c.hand.kans}
-        if len(c.hand.throws) == c.rules.dice.throws:
-            out["walls"] = c.hand.walls(c.rules, c.setup())
-    if c.last_record is not None:
-        out["last_result"] = c.last_record
-    if c.standings is not None:
-        out["final_scores"] = list(c.standings.final_scores)
-        out["ranks"] = list(c.standings.ranks)
-    if c.table.stats is not None:
-        out["link"] = {**_stats_dict(c.table.stats), **c.table.quality.as_dict()}
+    if hand is not None:
+        out["hand_in_play"] = {"seq": hand.seq, "label": hand.label, "riichi": hand.riichi,
+                               "dice": [v for t in hand.throws for v in t], "kans": hand.kans}
+        if len(hand.throws) == rules.dice.throws:
+            out["walls"] = hand.walls(rules, in_play.setup())
+    if in_play.last_record is not None:
+        out["last_result"] = in_play.last_record
+    if in_play.standings is not None:
+        out["final_scores"] = list(in_play.standings.final_scores)
+        out["ranks"] = list(in_play.standings.ranks)
     return out
 
 
-def _rules(rules: R.RuleSet) -> dict[str, Any]:
+def rules_form(rules: R.RuleSet) -> dict[str, Any]:
     """What a result form needs to offer only the values the rule set allows."""
     pay = rules.payment
     han_fu = pay.scheme == "riichi"
@@ -64,13 +68,9 @@ def _rules(rules: R.RuleSet) -> dict[str, Any]:
             "points": None if han_fu else {"min": pay.min_points, "max": pay.max_points}}
 
 
-def _waiting_for(c: "Controller") -> str | None:
+def waiting_for(sm, in_play: InPlay) -> str | None:
     # While paused all motion waits for the operator, whatever the step waited for; a
     # result is still taken.
-    if c.sm.is_motion_paused() and c.waiting_for != "result":
+    if sm.is_motion_paused() and in_play.waiting_for != "result":
         return "resume"
-    return c.waiting_for
-
-
-def _stats_dict(stats) -> dict[str, Any]:
-    return {k: v for k, v in vars(stats).items() if isinstance(v, (int, float))}
+    return in_play.waiting_for

@@ -10,29 +10,33 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
 
 from firmware_protocol.codes import Code
 
 from controller import rules as R
 from controller.game.centre_text import break_text, dora_text
 from controller.table.facade import Fault, Overdue, TableFault
-
-if TYPE_CHECKING:
-    from controller.game.controller import Controller
+from controller.game.game import InPlay
 
 log = logging.getLogger("mjtable.controller")
 
 class Setup:
-    def __init__(self, controller: "Controller") -> None:
-        self.c = controller
+    """Handed what it uses: the table facade, the machine, what is in play, a publish
+    function, a spawner, the settings (the operation deadlines), the work, the faults, the
+    recovery, the displays, the record and the game's clock."""
+
+    def __init__(self, table, sm, in_play: InPlay, publish, spawn, settings, work, faults, recovery, displays,
+                 record, clock) -> None:
+        self.table, self.sm, self.in_play, self.publish, self.spawn = table, sm, in_play, publish, spawn
+        self.settings, self.work, self.faults, self.recovery = settings, work, faults, recovery
+        self.displays, self.record, self.clock = displays, record, clock
         self._shuffle_task: asyncio.Task | None = None
         # The step of each machine state (``preparing`` has none: the hand's record is made).
         self.steps = {
             "collecting": lambda: self._run(self._collect),
             "waiting_shuffle": lambda: self._run(self._wait_for_stacked_set),
             "raising": lambda: self._run(self._raise),
-            "awaiting_start": lambda: self._run(lambda: self.waiting("the start signal", self.c.clock.wait_for_start)),
+            "awaiting_start": lambda: self._run(lambda: self.waiting("the start signal", self.clock.wait_for_start)),
             "rolling": self._roll_all,
             "separating": lambda: self._run(self._separate),
             "revealing_dora": lambda: self._run(lambda: self.reveal_dora(0)),
@@ -41,11 +45,11 @@ class Setup:
     async def walk(self, resume_at: str) -> None:
         """From ``preparing`` through the setup steps, up to the last before ``playing``.
         A state before `resume_at` was done at the table already: passed, not run."""
-        c, sm = self.c, self.c.sm
+        sm = self.sm
         shuffling = False
         while True:
             if not sm.passed(resume_at):
-                c.save_step()
+                self.record.save_step()
                 if sm.walls_up() and not shuffling:
                     self._start_background_shuffle()
                     shuffling = True
@@ -53,50 +57,48 @@ class Setup:
                     await self.steps[sm.game]()
             if sm.next_in_cycle() == "playing":
                 return
-            await c.advance("done")
+            await self.work.advance("done")
 
     async def open_game(self) -> None:
         """The table's part of a new game: a stop that happened while idle (its watchdog
         while this host was stalled, its event lost with the link) is cleared first."""
-        c = self.c
 
         async def reconcile():
-            await c.recovery.reconcile_stop(await c.table.get_status(), paused=c.sm.is_motion_paused())
-            if c.fault is not None:  # stopped on a fault of its own: the operator sees to it
-                raise TableFault(c.fault)
-        await c.work.run(reconcile)
-        await c.work.run(c.displays.show_opening)
-        await c.displays.show_wind_marker()
+            await self.recovery.reconcile_stop(await self.table.get_status(), paused=self.sm.is_motion_paused())
+            if self.faults.current is not None:  # stopped on a fault of its own: the operator sees to it
+                raise TableFault(self.faults.current)
+        await self.work.run(reconcile)
+        await self.work.run(self.displays.show_opening)
+        await self.displays.show_wind_marker()
 
     async def waiting(self, what: str, work) -> None:
         """Run ``work()`` (a coroutine function: nothing starts if the text cannot be shown)
         with "waiting for ..." shown and in status."""
-        self.c.waiting_for = what
-        self.c.publish("waiting", what=what)
-        await self.c.table.show_text(f"waiting for {what}")
+        self.in_play.waiting_for = what
+        self.publish("waiting", what=what)
+        await self.table.show_text(f"waiting for {what}")
         try:
             await work()
         finally:
-            self.c.waiting_for = None
+            self.in_play.waiting_for = None
 
     async def _run(self, step) -> None:
-        await self.c.work.run(step, step=True)
+        await self.work.run(step, step=True)
 
     # ---- the steps ----
     async def _collect(self) -> None:
-        c = self.c
-        status = await c.table.get_status()
+        status = await self.table.get_status()
         if "on_table" not in status["sets"]:
             return
         await self._empty_hopper(status)
-        count = await c.table.collect_tiles()
-        if count != c.rules.tiles:
+        count = await self.table.collect_tiles()
+        if count != self.in_play.rules.tiles:
             # A lost or extra tile would corrupt every later wall: stop before raising.
-            await c.table.stop()
-            raise TableFault(Fault(Code.TILE_COUNT, "centre", "hopper", c.rules.tiles, count))
+            await self.table.stop()
+            raise TableFault(Fault(Code.TILE_COUNT, "centre", "hopper", self.in_play.rules.tiles, count))
 
     async def _wait_for_stacked_set(self) -> None:
-        status = await self.c.table.get_status()
+        status = await self.table.get_status()
         if "stacked" in status["sets"] or "on_table" in status["sets"]:
             return
         await self._empty_hopper(status)
@@ -105,8 +107,8 @@ class Setup:
         """Make sure no set waits in the hopper: let a running shuffle finish, and shuffle a
         set left collected (its shuffle died with a killed host or a watchdog stop)."""
         await self._await_shuffle(status)
-        if "collected" in (await self.c.table.get_status())["sets"]:
-            await self.waiting("shuffle", self.c.table.shuffle)
+        if "collected" in (await self.table.get_status())["sets"]:
+            await self.waiting("shuffle", self.table.shuffle)
 
     async def _await_shuffle(self, status: dict) -> None:
         """Wait for the background shuffle, visibly, if it is still running."""
@@ -118,77 +120,73 @@ class Setup:
             await self.waiting("shuffle", self._poll_until_stacked)
 
     async def _poll_until_stacked(self) -> None:
-        c = self.c
         loop = asyncio.get_running_loop()
-        limit = c.settings.operation_limits()["shuffle"]
+        limit = self.settings.operation_limits()["shuffle"]
         deadline = loop.time() + limit
-        while "shuffling" in (await c.table.get_status())["sets"]:
+        while "shuffling" in (await self.table.get_status())["sets"]:
             if loop.time() > deadline:
                 log.warning("the shuffle begun before the reconnect has run %.0f s; stopping the table", limit)
-                await c.table.stop()
+                await self.table.stop()
                 raise Overdue(Code.BUILD_TIMEOUT, "shuffler", f"shuffle still running after {limit:.0f} s; stopped")
             await asyncio.sleep(2.0)
 
     async def _raise(self) -> None:
-        status = await self.c.table.get_status()
+        status = await self.table.get_status()
         if status["walls_up"] and "on_table" in status["sets"]:
             return  # raised before a reconnect or restart
-        await self.c.table.raise_walls()
+        await self.table.raise_walls()
 
     async def _roll_all(self) -> None:
-        self.c.clock.dice_thrown()  # the hand begins (a time-limited session counts it from here)
-        for _ in range(len(self.c.hand.throws), self.c.rules.dice.throws):
+        self.clock.dice_thrown()  # the hand begins (a time-limited session counts it from here)
+        for _ in range(len(self.in_play.hand.throws), self.in_play.rules.dice.throws):
             await self._run(self._roll)
 
     async def _roll(self) -> None:
-        c = self.c
-        values = await c.table.roll_dice(c.rules.dice.per_throw)
-        c.hand.throws.append(values)
-        c.save_step()
-        if len(c.hand.throws) == 1 and c.rules.dice.throws > 1:
-            breaker = R.breaker_seat(c.rules, c.state.dealer, sum(values))
-            await c.table.show_text(f"seat {breaker} throws")
+        values = await self.table.roll_dice(self.in_play.rules.dice.per_throw)
+        self.in_play.hand.throws.append(values)
+        self.record.save_step()
+        if len(self.in_play.hand.throws) == 1 and self.in_play.rules.dice.throws > 1:
+            breaker = R.breaker_seat(self.in_play.rules, self.in_play.state.dealer, sum(values))
+            await self.table.show_text(f"seat {breaker} throws")
 
     async def _separate(self) -> None:
-        c = self.c
-        if c.hand.separated:
+        if self.in_play.hand.separated:
             return
-        setup = c.setup()
-        if c.displays.separates(setup):
+        setup = self.in_play.setup()
+        if self.displays.separates(setup):
             # It may have finished while the link was down.
-            if not (await c.table.get_status())["dead_wall_separated"]:
-                await c.table.separate_dead_wall(*setup.break_after, len(setup.dead_wall))
+            if not (await self.table.get_status())["dead_wall_separated"]:
+                await self.table.separate_dead_wall(*setup.break_after, len(setup.dead_wall))
         else:
-            await c.table.show_text(break_text(setup.break_after))
-        c.hand.separated = True
-        c.save_step()
+            await self.table.show_text(break_text(setup.break_after))
+        self.in_play.hand.separated = True
+        self.record.save_step()
 
     async def reveal_dora(self, index: int) -> None:
         """Indicator `index`: the first at setup, one more at each kan."""
-        c = self.c
-        if c.hand.dora_shown > index:
+        if self.in_play.hand.dora_shown > index:
             return
-        at = c.setup().dora_indicators[index]
-        if c.table.capabilities.dora_flipper:
-            if (await c.table.get_status())["dora_flipped"] <= index:  # not flipped while the link was down
-                await c.table.flip_dora(*at)
+        at = self.in_play.setup().dora_indicators[index]
+        if self.table.capabilities.dora_flipper:
+            if (await self.table.get_status())["dora_flipped"] <= index:  # not flipped while the link was down
+                await self.table.flip_dora(*at)
         else:
-            await c.table.show_text(dora_text(index, at))
-        c.hand.dora_shown = index + 1
-        c.save_step()
+            await self.table.show_text(dora_text(index, at))
+        self.in_play.hand.dora_shown = index + 1
+        self.record.save_step()
 
     # ---- the other tile set ----
     def _start_background_shuffle(self) -> None:
         if self._shuffle_task is None or self._shuffle_task.done():
-            self._shuffle_task = self.c.background.spawn(self._background_shuffle(), "background shuffle")
+            self._shuffle_task = self.spawn(self._background_shuffle(), "background shuffle")
 
     async def _background_shuffle(self) -> None:
         """Shuffle the collected set while the hand is played; faults wait for the operator."""
         async def shuffle_collected_set():
-            status = await self.c.table.get_status()
+            status = await self.table.get_status()
             if "collected" in status["sets"] and "stacked" not in status["sets"]:
-                await self.c.table.shuffle()
-        await self.c.work.run(shuffle_collected_set)
+                await self.table.shuffle()
+        await self.work.run(shuffle_collected_set)
 
     def cancel_background_shuffle(self) -> None:
         """It may wait for a resume or retry no longer due (the game was abandoned); the next

@@ -260,6 +260,14 @@ class Table:
     def connected(self) -> bool:
         return self._endpoint is not None
 
+    def status(self) -> dict[str, Any]:
+        """`status`'s part of the table facade: the connection, and the link's figures."""
+        out: dict[str, Any] = {"connection": self.link.status()}
+        if self.stats is not None:
+            out["link"] = {**{k: v for k, v in vars(self.stats).items() if isinstance(v, (int, float))},
+                           **self.quality.as_dict()}
+        return out
+
     @property
     def stats(self):
         """Link statistics since the first connect (one link serves every session)."""

@@ -8,7 +8,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from controller import rules as R
-from controller.game.status import _rules as form_rules
+from controller.game.status import rules_form as form_rules
 
 RIICHI_PRESETS = ["ema-2016", "wrc", "mleague", "sanma"]
 
