@@ -35,7 +35,7 @@ class Service:
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self.table_number = table_number  # in a tournament's schedule (table.number); None: not in one
         self.starting = asyncio.Lock()  # one start at a time: the next finds the first's game running
-        self.maintenance = maintenance or Maintenance(controller)  # the wiring's (controller/app/assembly.py)
+        self.maintenance = maintenance or Maintenance(controller.table, controller.sm, controller.reminders)
         controller.subscribe(self._on_event)
 
     # ---- lifecycle ----

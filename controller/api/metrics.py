@@ -13,15 +13,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-
-if TYPE_CHECKING:
-    from controller.game.controller import Controller
 
 # Seconds from a hand's end to the next hand in play: the mechanical path is ~17 s on a
 # four-port table; a table that waited for its shuffle takes minutes.
@@ -39,9 +35,11 @@ LINK_COUNTERS = {
 class TableMetrics:
     content_type = CONTENT_TYPE_LATEST  # of `exposition()`: the text format Prometheus scrapes
 
-    def __init__(self, controller: "Controller", database: Path | None = None,
+    def __init__(self, subscribe, faults, table, reminders, database: Path | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self.c = controller
+        """Handed what it counts and reads: the controller's subscribe, the faults (their
+        owner, watched), the table facade (its link's figures), the maintenance reminders."""
+        self.fault_owner, self.table, self.reminders = faults, table, reminders
         self.database = database
         self.clock = clock
         self.started = clock()
@@ -59,8 +57,8 @@ class TableMetrics:
         self.links_lost = Counter("mjtable_link_lost", "Times the link to the table was lost", registry=r)
         r.register(_OnScrape(self))
         self._hand_ended_at: float | None = None
-        controller.subscribe(self._on_event)
-        controller.faults.watch(self._on_fault)
+        subscribe(self._on_event)
+        faults.watch(self._on_fault)
 
     def _on_event(self, event: dict) -> None:
         kind = event["event"]
@@ -104,15 +102,15 @@ class _OnScrape(Collector):
                                 value=m.clock() - m.started)
         yield GaugeMetricFamily("mjtable_store_bytes", "Size of the state database (with its write-ahead log)",
                                 value=m.store_bytes())
-        fault = m.c.fault
+        fault = m.fault_owner.current
         yield GaugeMetricFamily("mjtable_fault_code", "The fault in play (its code), 0 for none",
                                 value=int(fault.code) if fault is not None else 0)
-        stats = m.c.table.stats
+        stats = m.table.stats
         for name, (field, text) in LINK_COUNTERS.items():
             yield CounterMetricFamily(f"mjtable_link_{name}", f"Link: {text}",
                                       value=getattr(stats, field) if stats is not None else 0)
         due = GaugeMetricFamily("mjtable_maintenance_due", "A maintenance reminder: 1 due, 0 coming up (90 %)",
                                 labels=["task", "counter"])
-        for reminder in m.c.reminders.due():
+        for reminder in m.reminders.due():
             due.add_metric([reminder["task"], reminder["counter"]], 1 if reminder["due"] else 0)
         yield due

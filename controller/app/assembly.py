@@ -66,11 +66,12 @@ class Application:
     def __init__(self, plan: Plan) -> None:
         self.plan = plan
         self.store = Store(plan.database, exclusive=plan.exclusive)
-        self.controller = Controller(plan.connect, plan.rules, store=self.store, settings=plan.settings,
-                                     ruleset_name=plan.ruleset_name, seed=plan.seed)
-        self.service = Service(self.controller, starting_dealer=plan.starting_dealer, rulesets=plan.rulesets,
-                               table_number=plan.table_number, maintenance=Maintenance(self.controller))
-        self.metrics = TableMetrics(self.controller, plan.database)  # subscribed now: a resumed game's events count
+        self.controller = c = Controller(plan.connect, plan.rules, store=self.store, settings=plan.settings,
+                                         ruleset_name=plan.ruleset_name, seed=plan.seed)
+        self.service = Service(c, starting_dealer=plan.starting_dealer, rulesets=plan.rulesets,
+                               table_number=plan.table_number, maintenance=Maintenance(c.table, c.sm, c.reminders))
+        # subscribed now: a resumed game's events count
+        self.metrics = TableMetrics(c.subscribe, c.faults, c.table, c.reminders, plan.database)
         self.server = ApiServer(plan.socket, self.service)
         self.access = self._access() if plan.web is not None else None
         self.notifier = Notifier()
@@ -83,8 +84,9 @@ class Application:
         from controller.api.web.access import Access
         from controller.api.web.table_web import deal_pins
 
+        c = self.controller
         access = Access(self.plan.web.operator_hash())
-        deal_pins(self.controller, access)
+        deal_pins(c.subscribe, c.displays, c.background.spawn, access)
         return access
 
     async def start(self) -> None:

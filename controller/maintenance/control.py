@@ -36,8 +36,11 @@ def has(caps: Capabilities, subsystem: str) -> bool:
 
 
 class Maintenance:
-    def __init__(self, controller) -> None:
-        self.controller = controller
+    """Handed what it uses: the table facade, the machine (between games?) and the
+    maintenance reminders."""
+
+    def __init__(self, table: Table, sm, reminders) -> None:
+        self.table, self.sm, self.reminders = table, sm, reminders
         self._testing = asyncio.Lock()
 
     def refuse_game(self) -> None:
@@ -54,8 +57,8 @@ class Maintenance:
         """The table's cycles since service from 0, and every maintenance reminder; a table
         without counters (protocol 1.0) has only the reminders of the controller's counters."""
         self._out_of_game("record a service")
-        reminders = self.controller.reminders
-        caps = self.controller.table.capabilities
+        reminders = self.reminders
+        caps = self.table.capabilities
         if reminders.intervals and caps is not None and not caps.counters:
             await reminders.serviced()
             log.info("service recorded: the maintenance reminders count from now (the table keeps no counters)")
@@ -64,7 +67,7 @@ class Maintenance:
         with _refused():
             await table.reset_service_counter()
             log.info("service recorded: the table's cycles since service start again from 0")
-            await self.controller.reminders.serviced()
+            await self.reminders.serviced()
             return {"counters": await table.get_counters()}
 
     async def sensor_test(self, subsystem: str | None = None, seat: int | None = None) -> dict[str, Any]:
@@ -85,13 +88,13 @@ class Maintenance:
 
     # ---- the rules ----
     def _out_of_game(self, what: str) -> None:
-        sm = self.controller.sm
+        sm = self.sm
         if not (sm.between_games() and sm.is_motion_running()):
             raise Refusal("not_allowed", f"cannot {what} during a game (state {sm.state}): "
                                           f"finish or abandon the game first")
 
     def _table(self, feature: str) -> Table:
-        table = self.controller.table
+        table = self.table
         if not table.connected or table.capabilities is None:
             raise Refusal("not_allowed", "the table is not connected")
         caps = table.capabilities

@@ -89,7 +89,7 @@ def test_a_table_without_counters_records_the_service_for_the_controllers_remind
         await controller.play()
         await asyncio.sleep(1.0)  # the reminders' reading after the game
         before = controller.reminders.due()
-        reply = await Maintenance(controller).reset_service_counter()
+        reply = await Maintenance(controller.table, controller.sm, controller.reminders).reset_service_counter()
         after = controller.reminders.due()
         controller.close()
         return before, reply, after, controller.settled

@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import sys
 
-from controller.app.config import TableConfig
 from controller.api.web.access import Access
 from controller.api.web.secret import secret_file, stored_or_new
 
 
-def operator_hash(config: TableConfig) -> str:
+def operator_hash(config) -> str:
     """The hash of the operator's secret: the config's, or one made at the first start."""
     return config.web_operator_secret or _generated_hash(config)
 
 
-def _generated_hash(config: TableConfig) -> str:
+def _generated_hash(config) -> str:
     path = secret_file(config.database)
     hashed, secret = stored_or_new(path)
     if secret is not None:  # once: stderr, never the log
@@ -25,11 +24,11 @@ def _generated_hash(config: TableConfig) -> str:
     return hashed
 
 
-def deal_pins(controller, access: Access) -> None:
+def deal_pins(subscribe, displays, spawn, access: Access) -> None:
     """A new PIN as each game starts or resumes, shown on the table's centre display."""
     def on_event(event: dict) -> None:
         if event["event"] in ("game_started", "resumed"):
-            controller.displays.pin = access.new_pin()
+            displays.pin = access.new_pin()
         if event["event"] == "resumed":  # a new game shows it as it opens
-            controller.background.spawn(controller.displays.show_pin(), "the web PIN")
-    controller.subscribe(on_event)
+            spawn(displays.show_pin(), "the web PIN")
+    subscribe(on_event)

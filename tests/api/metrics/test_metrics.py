@@ -23,7 +23,7 @@ def test_a_game_with_a_jam_in_the_metrics_and_the_faults_log(short_tmp):
     kept = {}
 
     def attach(controller, table):
-        kept["metrics"] = TableMetrics(controller, clock=asyncio.get_running_loop().time)
+        kept["metrics"] = TableMetrics(controller.subscribe, controller.faults, controller.table, controller.reminders, clock=asyncio.get_running_loop().time)
         operator(delay=30.0)(controller, table)
 
     with Store(short_tmp / "state.db") as store:
@@ -51,7 +51,7 @@ def test_a_jam_met_again_after_a_lost_link_is_counted_and_logged_once(short_tmp)
     kept, told = {}, []
 
     def attach(controller, table):
-        kept["metrics"] = TableMetrics(controller, clock=asyncio.get_running_loop().time)
+        kept["metrics"] = TableMetrics(controller.subscribe, controller.faults, controller.table, controller.reminders, clock=asyncio.get_running_loop().time)
 
         def cut_the_line(event):
             told.append(event)

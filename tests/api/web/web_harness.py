@@ -27,7 +27,7 @@ class RunningWeb(RunningService):
     async def _build(self) -> None:
         await super()._build()
         self.access = Access(SECRET_HASH)
-        deal_pins(self.controller, self.access)
+        deal_pins(self.controller.subscribe, self.controller.displays, self.controller.background.spawn, self.access)
         self.web = WebServer(self.service, WebSettings("127.0.0.1", 0, self.spectators), self.access)
         await self.web.start()
 
