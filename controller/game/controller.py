@@ -39,6 +39,7 @@ from controller.game.recovery import Recovery
 from controller.maintenance.reminders import Reminders
 from controller.game.results import Results
 from controller.club.schedule import RoundTable
+from controller.game.cycle import HandCycle
 from controller.game.clock import SessionClock, check_time_limit
 from controller.game.settings import Settings
 from controller.game.steps import Setup
@@ -90,6 +91,8 @@ class Controller:
                                   self.displays, self.record)
         self.hand_setup = Setup(self.table, self.sm, self.in_play, publish, spawn, self.settings, self.work,
                                 self.faults, self.recovery, self.displays, self.record, self.clock)
+        self.cycle = HandCycle(self.in_play, self.sm, publish, self.work, self.hand_setup, self.displays,
+                               self.results, self.record, self.clock, self.sticks)
         self.news = TableNews(self.sm, publish, spawn, self.faults, self.work, self.recovery,
                               pause=self.pause, riichi=self.declare_riichi)
         # The rooms' cycles, closed once every room exists.
@@ -214,23 +217,8 @@ class Controller:
                      **({"time_limit": clock} if clock else {}))
 
     async def play(self) -> R.Standings:
-        """Run hands until the game is over; return the final standings."""
-        if self.hand is None and self.settled == 0:
-            await self.hand_setup.open_game()
-        while not self.state.finished:
-            await self._play_hand()
-        self.clock.stop()
-        return await self.record.finish()
-
-    async def _play_hand(self) -> None:
-        self.game.hand_to_play()
-        await self.hand_setup.walk(self.resume_at)
-        await self.work.run(self.displays.show_hand)
-        await self.advance("done")  # playing
-        self.save_step()
-        self.publish("hand_started", hand=self.hand.label, seq=self.hand.seq)
-        result = await self.results.wait()
-        await self.record.settle(result)
+        """Run hands until the game is over (controller/game/cycle.py); the final standings."""
+        return await self.cycle.play()
 
     def setup(self) -> R.HandSetup:
         return self.in_play.setup()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from dataclasses import dataclass
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,17 @@ from controller.store.database import StoreError
 from controller.game.game import InPlay
 
 log = logging.getLogger("mjtable.controller")
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A hand as stored: its record, whether the round wind changed, whether the game is
+    over, and whether the store had it already (the store's, adopted)."""
+
+    record: dict
+    wind_changed: bool
+    game_over: bool
+    adopted: bool
 
 
 class GameRecord:
@@ -113,28 +125,19 @@ class GameRecord:
             self.db.submit("save_step", self.in_play.game_id, self.in_play.resume_at, {**hand, **self.clock.stored()})
 
     # ---- a hand settled ----
-    async def settle(self, result: dict) -> None:
-        """Store the hand and show the scores (both move nothing, so a pause holds neither);
-        then the wind marker and the next hand, which move tiles and wait for `resume`."""
-        self.sm.fire("settle")
+    async def store_hand(self, result: dict) -> "Settled":
+        """The hand in play settled by ``result`` and stored (while the store refuses it,
+        the fault STORE_FAILED until `retry`); a hand the store had already is the store's."""
         setup = self.in_play.setup()
         before = self.in_play.state
         outcome = R.apply_result(self.in_play.rules, before, result)
         record = self._hand_record(before, setup, result, outcome)
         if self.db is not None and not await self.until_stored(
                 "commit_hand", self.in_play.game_id, self.in_play.hand.seq, record, outcome.state.to_dict()):
-            await self._adopt_stored_hand()
-            return
+            return await self._adopt_stored_hand()
         self.in_play.game.settle(outcome.state, result, record)
         self.results.hand_stored(self.in_play.hand.seq)
-        game_over = self._game_over(outcome.game_over)
-        self.publish("hand_ended", record=record)
-        await self.work.run(self.displays.show_scores)
-        await self.sticks.after_hand(self.in_play.hand.seq, self.in_play.state.scores, self.in_play.rules.seats)  # reads, moves nothing
-        await self.work.hold_while_paused()
-        if outcome.wind_changed and not game_over:
-            await self.displays.show_wind_marker()
-        await self.work.advance("end_game" if game_over else "next_hand")
+        return Settled(record, outcome.wind_changed, self._game_over(outcome.game_over), adopted=False)
 
     async def until_stored(self, method: str, *args):
         """A write that must be stored before the game goes on: while the store refuses
@@ -162,7 +165,7 @@ class GameRecord:
                             f"then `mjtable retry` stores it"))
         return StoreFailed(f"{exc}{kept}")
 
-    async def _adopt_stored_hand(self) -> None:
+    async def _adopt_stored_hand(self) -> "Settled":
         """The store had this hand already (written by someone else): the store is right;
         the game goes on from what it holds, and the result waiting is answered from it."""
         game, hands = await self.db.call("active_game"), await self.db.call("hands", self.in_play.game_id)
@@ -170,9 +173,7 @@ class GameRecord:
                   self.in_play.hand.seq, self.in_play.game_id)
         self.in_play.game.adopt(R.GameState.from_dict(game.state), hands)
         self.results.hand_stored(self.in_play.hand.seq)
-        self.publish("hand_ended", record=self.in_play.last_record)
-        await self.work.run(self.displays.show_scores)
-        self.sm.fire("end_game" if self._game_over(self.in_play.state.finished) else "next_hand")
+        return Settled(self.in_play.last_record, False, self._game_over(self.in_play.state.finished), adopted=True)
 
     def _game_over(self, by_rules: bool) -> bool:
         """The rules' end, or the time limit's: the last hand after the warning is played

@@ -42,23 +42,6 @@ class Setup:
             "revealing_dora": lambda: self._run(lambda: self.reveal_dora(0)),
         }
 
-    async def walk(self, resume_at: str) -> None:
-        """From ``preparing`` through the setup steps, up to the last before ``playing``.
-        A state before `resume_at` was done at the table already: passed, not run."""
-        sm = self.sm
-        shuffling = False
-        while True:
-            if not sm.passed(resume_at):
-                self.record.save_step()
-                if sm.walls_up() and not shuffling:
-                    self._start_background_shuffle()
-                    shuffling = True
-                if sm.game in self.steps:
-                    await self.steps[sm.game]()
-            if sm.next_in_cycle() == "playing":
-                return
-            await self.work.advance("done")
-
     async def open_game(self) -> None:
         """The table's part of a new game: a stop that happened while idle (its watchdog
         while this host was stalled, its event lost with the link) is cleared first."""
@@ -176,7 +159,7 @@ class Setup:
         self.record.save_step()
 
     # ---- the other tile set ----
-    def _start_background_shuffle(self) -> None:
+    def start_background_shuffle(self) -> None:
         if self._shuffle_task is None or self._shuffle_task.done():
             self._shuffle_task = self.spawn(self._background_shuffle(), "background shuffle")
 
