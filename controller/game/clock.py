@@ -53,7 +53,7 @@ def hands_text(count: HandCount) -> str:
     return "the next hand is the last" if more == 1 else f"{more} more hands"
 
 
-class SessionClock:
+class GameClock:
     """Handed what it uses: what is in play, the table facade, the machine, a publish
     function, a spawner, the settings (its clock), the work, the displays and the record."""
 

@@ -40,7 +40,7 @@ from controller.maintenance.reminders import Reminders
 from controller.game.results import Results
 from controller.club.schedule import RoundTable
 from controller.game.cycle import HandCycle
-from controller.game.clock import SessionClock, check_time_limit
+from controller.game.clock import GameClock, check_time_limit
 from controller.game.settings import Settings
 from controller.game.steps import Setup
 from controller.game import status
@@ -87,7 +87,7 @@ class Controller:
         self.sessions = ClubSessions(self.db, self.table, self.sm, publish, self.subscribe)
         self.record = GameRecord(self.in_play, store, self.db, self.sm, publish, self.table, self.faults, self.work,
                                  self.results, self.displays, self.sticks, self.sessions)
-        self.clock = SessionClock(self.in_play, self.table, self.sm, publish, spawn, self.settings, self.work,
+        self.clock = GameClock(self.in_play, self.table, self.sm, publish, spawn, self.settings, self.work,
                                   self.displays, self.record)
         self.hand_setup = Setup(self.table, self.sm, self.in_play, publish, spawn, self.settings, self.work,
                                 self.faults, self.recovery, self.displays, self.record, self.clock)

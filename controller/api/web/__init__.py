@@ -1,11 +1,12 @@
-"""The table's web page: the control API over HTTP and a WebSocket event stream, served by
-`mjtable run` on the controller's own loop when the table config has a ``web:`` section.
+"""The table's web page: the control API over HTTP and a WebSocket event stream, served on
+the controller's own loop when the table config has a ``web:`` section.
 
-- server.py: the aiohttp application, its routes and limits; one op implementation
-  (``Service.handle`` behind ``controller.api.check_request``) for both transports;
-- access.py: roles, the per-game player PIN, the operator secret, sessions and CSRF;
-- secrets_file.py: the operator secret's hash (made, checked, kept next to the database);
-- events.py: the WebSocket stream (read-only, the socket's slow-subscriber rule).
+- server.py: the aiohttp application, its routes and limits; every op through the one op
+  table (controller/api/ops.py) and the socket's shape check, over both transports, and the
+  WebSocket event stream (read-only, the socket's slow-subscriber rule);
+- access.py: roles, the per-game player PIN, the operator secret, logins and CSRF;
+- secret.py: the operator secret's hash (made, checked, kept next to the database);
+- table_web.py: the operator secret of a table config, and a new PIN for each game.
 
 The contract is docs/API.md, "HTTP and WebSocket".
 """

@@ -1,4 +1,4 @@
-"""Who may do what on the web page: roles, the per-game player PIN, sessions, lockouts.
+"""Who may do what on the web page: roles, the per-game player PIN, logins, lockouts.
 
 Three roles, each with the rights of the ones before it: spectator (read), player (the
 hand's declarations and result), operator (everything else). Each op's least role is in
@@ -23,8 +23,8 @@ from controller.api.web.secret import verify_secret
 SPECTATOR_ACCESS = {"open": "spectator", "pin": "player", "operator": "operator"}
 
 PIN_DIGITS = 4
-SESSION_LIFETIME = 12 * 3600.0  # seconds: a day's play
-MAX_SESSIONS = 256              # past it the oldest session is ended
+LOGIN_LIFETIME = 12 * 3600.0  # seconds: a day's play
+MAX_LOGINS = 256              # past it the oldest login is ended
 # Wrong secrets: this many from one address within FAILURE_WINDOW lock it out for LOCKOUT.
 MAX_FAILURES = 5
 FAILURE_WINDOW = 300.0
@@ -44,11 +44,11 @@ def may(role: str | None, needed: str) -> bool:
 
 
 @dataclass
-class Session:
+class Login:
     role: str
     csrf: str
     expires: float
-    game: int  # the PIN generation a player's session belongs to (a new game ends it)
+    game: int  # the PIN generation a player's login belongs to (a new game ends it)
 
 
 @dataclass
@@ -58,14 +58,14 @@ class _Failures:
 
 
 class Access:
-    """The secrets and the sessions made with them (kept in memory: a restart logs everyone out)."""
+    """The secrets and the logins made with them (kept in memory: a restart logs everyone out)."""
 
     def __init__(self, operator_hash: str, clock=time.monotonic) -> None:
         self.operator_hash = operator_hash
         self.clock = clock
         self.pin: str | None = None  # None: no game, no player may log in
         self.generation = 0
-        self._sessions: dict[str, Session] = {}
+        self._logins: dict[str, Login] = {}
         self._failures: dict[str, _Failures] = {}
         self._bearers: set[bytes] = set()  # digests of operator secrets checked once (scrypt is slow)
 
@@ -77,8 +77,8 @@ class Access:
         return self.pin
 
     # ---- logging in ----
-    async def login(self, address: str, role: str, secret: str) -> tuple[str, Session]:
-        """A new session's token and the session, or Refusal (wrong secret, locked out)."""
+    async def login(self, address: str, role: str, secret: str) -> tuple[str, Login]:
+        """A new login's token and the login, or Refusal (wrong secret, locked out)."""
         if role not in ("player", "operator"):
             raise Refusal("bad_request", 'login: "role" must be "player" or "operator"')
         if not isinstance(secret, str) or not secret:
@@ -113,25 +113,25 @@ class Access:
             return True
         return False
 
-    def _open(self, role: str) -> tuple[str, Session]:
-        while len(self._sessions) >= MAX_SESSIONS:
-            del self._sessions[next(iter(self._sessions))]
+    def _open(self, role: str) -> tuple[str, Login]:
+        while len(self._logins) >= MAX_LOGINS:
+            del self._logins[next(iter(self._logins))]
         token = secrets.token_urlsafe(32)
-        session = Session(role, secrets.token_urlsafe(24), self.clock() + SESSION_LIFETIME, self.generation)
-        self._sessions[token] = session
-        return token, session
+        login = Login(role, secrets.token_urlsafe(24), self.clock() + LOGIN_LIFETIME, self.generation)
+        self._logins[token] = login
+        return token, login
 
-    def session(self, token: str | None) -> Session | None:
-        session = self._sessions.get(token) if token else None
-        if session is None:
+    def login_of(self, token: str | None) -> Login | None:
+        login = self._logins.get(token) if token else None
+        if login is None:
             return None
-        if session.expires < self.clock() or (session.role == "player" and session.game != self.generation):
-            del self._sessions[token]
+        if login.expires < self.clock() or (login.role == "player" and login.game != self.generation):
+            del self._logins[token]
             return None
-        return session
+        return login
 
     def logout(self, token: str | None) -> None:
-        self._sessions.pop(token or "", None)
+        self._logins.pop(token or "", None)
 
     # ---- wrong secrets ----
     def _check_not_locked(self, address: str) -> None:

@@ -26,7 +26,7 @@ from controller.api.server import ControlHandler, Subscription, answer, check_re
 from controller.errors import Refusal
 from controller.club.journal import WRITERS
 from controller.api.ops import BY_NAME
-from controller.api.web.access import Access, Session, may, role_for
+from controller.api.web.access import Access, Login, may, role_for
 
 log = logging.getLogger("mjtable.web")
 
@@ -122,32 +122,32 @@ class WebServer:
         await self.close()
 
     # ---- who asks ----
-    async def _who(self, request: web.Request) -> tuple[str | None, Session | None]:
-        """(role, cookie session): a bearer secret, else the session cookie, else (None, None)."""
+    async def _who(self, request: web.Request) -> tuple[str | None, Login | None]:
+        """(role, the cookie's login): a bearer secret, else the login cookie, else (None, None)."""
         auth = request.headers.get("Authorization", "")
         if auth.startswith("Bearer "):
             return await self.access.bearer(_address(request), auth[len("Bearer "):].strip()), None
-        session = self.access.session(request.cookies.get(COOKIE))
-        return (session.role, session) if session else (None, None)
+        login = self.access.login_of(request.cookies.get(COOKIE))
+        return (login.role, login) if login else (None, None)
 
-    async def _allowed(self, request: web.Request, needed: str, changes: bool) -> tuple[str | None, Session | None]:
-        role, session = await self._who(request)
+    async def _allowed(self, request: web.Request, needed: str, changes: bool) -> tuple[str | None, Login | None]:
+        role, login = await self._who(request)
         if not may(role, needed):
             if role is None:
                 raise Refusal("unauthorized", f"this needs the {needed} role: log in (POST /api/login)")
             raise Refusal("forbidden", f"this needs the {needed} role; you are logged in as {role}")
-        if changes and session is not None:
-            self._check_csrf(request, session)
-        return role, session
+        if changes and login is not None:
+            self._check_csrf(request, login)
+        return role, login
 
     async def _allowed_to_read(self, request: web.Request, op: str) -> None:
         """A GET route serves a read op: the op's role; no CSRF token, as it changes nothing."""
         await self._allowed(request, role_for(op, self.settings.spectators), changes=not BY_NAME[op].read)
 
-    def _check_csrf(self, request: web.Request, session: Session) -> None:
-        """A request with the session cookie must carry its token, from the page's own origin."""
+    def _check_csrf(self, request: web.Request, login: Login) -> None:
+        """A request with the login cookie must carry its token, from the page's own origin."""
         self._check_origin(request)
-        if not hmac.compare_digest(request.headers.get("X-CSRF-Token", "").encode(), session.csrf.encode()):
+        if not hmac.compare_digest(request.headers.get("X-CSRF-Token", "").encode(), login.csrf.encode()):
             raise Refusal("forbidden", "missing or wrong X-CSRF-Token header (GET /api/session gives the token)")
 
     def _check_origin(self, request: web.Request) -> None:
@@ -173,8 +173,8 @@ class WebServer:
         return web.Response(body=body, headers={"Content-Type": content_type})
 
     async def _session(self, request: web.Request) -> web.Response:
-        role, session = await self._who(request)
-        reply = {"ok": True, "role": role or "spectator", "csrf": session.csrf if session else None,
+        role, login = await self._who(request)
+        reply = {"ok": True, "role": role or "spectator", "csrf": login.csrf if login else None,
                  "spectators": self.settings.spectators, "url": self.url}
         if role == "operator":  # to show the players (and as a QR code): the operator only
             reply["pin"] = self.access.pin
@@ -205,18 +205,18 @@ class WebServer:
         body = await _body(request)
         role = body.get("role")
         secret = body.get("pin") if role == "player" else body.get("secret")
-        token, session = await self.access.login(_address(request), role, secret)
-        response = _reply({"ok": True, "role": session.role, "csrf": session.csrf})
+        token, login = await self.access.login(_address(request), role, secret)
+        response = _reply({"ok": True, "role": login.role, "csrf": login.csrf})
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
                             secure=(self.settings.url or "").startswith("https://") or request.secure)
-        log.info("web: %s logged in from %s", session.role, _address(request))
+        log.info("web: %s logged in from %s", login.role, _address(request))
         return response
 
     async def _logout(self, request: web.Request) -> web.Response:
         token = request.cookies.get(COOKIE)
-        session = self.access.session(token)
-        if session is not None:
-            self._check_csrf(request, session)
+        login = self.access.login_of(token)
+        if login is not None:
+            self._check_csrf(request, login)
         self.access.logout(token)
         response = _reply({"ok": True})
         response.del_cookie(COOKIE, path="/")
