@@ -92,12 +92,11 @@ def test_api_error_is_one_line_on_stderr(served, capsys):
     assert captured.err == "mjtable result: 1 han 20 fu does not exist for a ron\n" and captured.out == ""
 
 
-def test_duplicate_result_says_nothing_changed(served, capsys, monkeypatch):
-    async def duplicate(op, args):
-        return {"duplicate": True}
-    monkeypatch.setattr(served.handler, "handle", duplicate)
+def test_duplicate_result_says_nothing_changed(served, capsys, mocker):
+    handle = mocker.patch.object(served.handler, "handle", mocker.AsyncMock(return_value={"duplicate": True}))
     assert cli(served, "result", "draw", "--tenpai", "--hand", "7") == 0
     assert "already recorded; nothing changed" in capsys.readouterr().out
+    handle.assert_awaited_once_with("result", {"hand": 7, "result": {"kind": "draw", "tenpai": []}})
 
 
 def test_controller_not_running_is_a_clear_message(short_tmp, capsys):
