@@ -8,5 +8,5 @@ from .builds import make
 def host_build(tmp_path_factory):
     """The folder holding mjt-host (the core on a virtual table) and mjt-vectors."""
     build = tmp_path_factory.mktemp("firmware")
-    make(build, "vectors")
+    make(build, "host", "vectors")
     return build
