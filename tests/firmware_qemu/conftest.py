@@ -1,12 +1,15 @@
 """The QEMU checks run in `make firmware-check` (MJT_FIRMWARE_CHECK=1), not in `make test`:
 they need the Arm toolchain and QEMU, which that target installs."""
 import os
+from contextlib import contextmanager
 
 import pytest
 
 from ..firmware.builds import make
 from ..support.folders import short_folder
 from .qemu import Qemu
+
+STALL_AFTER_MS = 4000
 
 if not os.environ.get("MJT_FIRMWARE_CHECK"):
     collect_ignore_glob = ["test_*.py"]
@@ -19,12 +22,32 @@ def qemu_image(tmp_path_factory):
     return build / "mjt-lm3s6965.elf"
 
 
-@pytest.fixture
-def board(qemu_image):
+@pytest.fixture(scope="session")
+def stalling_image(tmp_path_factory):
+    """The image whose main loop hangs once, STALL_AFTER_MS after the first power-on."""
+    build = tmp_path_factory.mktemp("firmware-qemu-stall")
+    make(build, f"BOARD_FLAGS=-DSTALL_AFTER_MS={STALL_AFTER_MS}", "qemu")
+    return build / "mjt-lm3s6965.elf"
+
+
+@contextmanager
+def powered(image):
     """A freshly powered board in QEMU, in a short folder (the monitor's socket); stopped after."""
     with short_folder("mjqemu") as folder:
-        qemu = Qemu(qemu_image, folder)
+        qemu = Qemu(image, folder)
         try:
             yield qemu
         finally:
             qemu.stop()
+
+
+@pytest.fixture
+def board(qemu_image):
+    with powered(qemu_image) as qemu:
+        yield qemu
+
+
+@pytest.fixture
+def stalling_board(stalling_image):
+    with powered(stalling_image) as qemu:
+        yield qemu

@@ -17,6 +17,8 @@
 #ifndef VIRTUAL_SPEED
 #define VIRTUAL_SPEED 50
 #endif
+/* STALL_AFTER_MS (tests only): the main loop hangs once, that long after the first power-on,
+   for the hardware watchdog to reset the chip. */
 
 #define REG(addr) (*(volatile uint32_t *)(addr))
 #define SYSCLK_HZ 12500000u /* the reset value of RCC: 200 MHz / 16 */
@@ -121,6 +123,13 @@ int main(void)
         uint8_t bytes[64];
         uint8_t n;
         watchdog_kick();
+#ifdef STALL_AFTER_MS
+        if (tick() >= STALL_AFTER_MS && !_persistent.stalled) {
+            _persistent.stalled = 1;
+            for (;;) { /* a bug in the main loop: only the watchdog gets out of here */
+            }
+        }
+#endif
         virtual_table_run(tick());
         while ((n = mjt_rx_take(&rx, bytes, sizeof bytes)) > 0)
             mjt_table_receive(&table, bytes, n, tick());

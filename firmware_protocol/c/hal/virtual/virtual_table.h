@@ -15,6 +15,7 @@ typedef struct {
     mjt_physical where;
     mjt_odometer odometer;
     uint8_t odometer_valid;
+    uint8_t stalled; /* the board's watchdog test (STALL_AFTER_MS) has run */
 } virtual_memory;
 
 void virtual_table_power_on(mjt_table *table, const virtual_profile *profile, uint32_t speed, uint64_t seed,
