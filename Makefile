@@ -55,7 +55,7 @@ test: $(STAMP) system-packages
 demo: $(STAMP)
 	$(BIN)/mjtable demo $(DEMO_ARGS)
 
-bench: $(STAMP) system-packages
+bench: $(STAMP) system-packages firmware-packages
 	$(BIN)/python -m benchmarks
 
 clean:
