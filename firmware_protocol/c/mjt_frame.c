@@ -30,8 +30,8 @@ size_t mjt_frame_encode(uint8_t *out, uint8_t seq, uint8_t msg_id, const uint8_t
 void mjt_decoder_init(mjt_decoder *d, uint8_t frame_size, mjt_frame_handler on_frame, void *ctx)
 {
     memset(d, 0, sizeof *d);
-    if (frame_size > MJT_MAX_FRAME)
-        frame_size = MJT_MAX_FRAME;
+    if (frame_size > MJT_FRAME_BUFFER)
+        frame_size = MJT_FRAME_BUFFER;
     d->max_payload = (uint8_t)(frame_size - MJT_OVERHEAD);
     d->on_frame = on_frame;
     d->ctx = ctx;
@@ -101,7 +101,7 @@ void mjt_decoder_feed(mjt_decoder *d, uint8_t byte)
         skip(d, 1); /* the common idle case, without touching the buffer */
         return;
     }
-    d->buf[d->held++] = byte; /* held < size <= 64 here: scan leaves at most one partial frame */
+    d->buf[d->held++] = byte; /* held < size <= the buffer: scan leaves at most one partial frame */
     scan(d);
 }
 

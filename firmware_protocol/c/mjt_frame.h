@@ -12,6 +12,12 @@
 
 #include "mjt_protocol.h"
 
+/* The receive buffer: the largest frame this table takes (identity.frame_size, 32 to 64).
+ * A table with little RAM builds with -DMJT_FRAME_BUFFER=32 and announces 32. */
+#ifndef MJT_FRAME_BUFFER
+#define MJT_FRAME_BUFFER MJT_MAX_FRAME
+#endif
+
 uint16_t mjt_crc16(uint16_t crc, const uint8_t *p, size_t n);
 
 /* Write one frame into out (at least MJT_OVERHEAD + n bytes); returns its length. */
@@ -26,7 +32,7 @@ typedef struct {
 typedef void (*mjt_frame_handler)(void *ctx, uint8_t seq, uint8_t msg_id, const uint8_t *payload, uint8_t n);
 
 typedef struct {
-    uint8_t buf[MJT_MAX_FRAME];
+    uint8_t buf[MJT_FRAME_BUFFER];
     uint8_t held;          /* bytes of an incomplete frame */
     uint8_t max_payload;   /* the receive buffer: longer frames are oversize */
     uint8_t hunting;       /* skipping bytes since the last good frame */
