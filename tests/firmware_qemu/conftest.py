@@ -1,15 +1,19 @@
 """The QEMU checks run in `make firmware-check` (MJT_FIRMWARE_CHECK=1), not in `make test`:
 they need the Arm toolchain and QEMU, which that target installs."""
 import os
+import re
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
-from ..firmware.builds import make
+from ..firmware.builds import C_DIR, make
 from ..support.folders import short_folder
 from .qemu import Qemu
 
 STALL_AFTER_MS = 4000
+# The virtual tables' profiles, in the order VIRTUAL_PROFILE numbers them.
+VIRTUAL_PROFILES = re.findall(r'^    \{"([\w-]+)", \{', (C_DIR / "hal" / "virtual" / "profiles.h").read_text(), re.M)
 
 if not os.environ.get("MJT_FIRMWARE_CHECK"):
     collect_ignore_glob = ["test_*.py"]
@@ -20,6 +24,20 @@ def qemu_image(tmp_path_factory):
     build = tmp_path_factory.mktemp("firmware-qemu")
     make(build, "qemu")
     return build / "mjt-lm3s6965.elf"
+
+
+@pytest.fixture(scope="session")
+def profile_image(tmp_path_factory):
+    """image(profile): the image of a virtual table with that shipped profile's devices."""
+    built: dict[str, Path] = {}
+
+    def image(profile: str) -> Path:
+        if profile not in built:
+            build = tmp_path_factory.mktemp(f"firmware-qemu-{profile}")
+            make(build, f"BOARD_FLAGS=-DVIRTUAL_PROFILE={VIRTUAL_PROFILES.index(profile)}", "qemu")
+            built[profile] = build / "mjt-lm3s6965.elf"
+        return built[profile]
+    return image
 
 
 @pytest.fixture(scope="session")
