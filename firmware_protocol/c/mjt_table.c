@@ -357,8 +357,8 @@ static int bad_argument(const mjt_table *t, uint8_t id, const uint8_t *p)
     case MJT_MSG_FLIP_DORA: return out_of(p[0], 0, 3) || out_of(p[1], 1, walls[p[0]]);
     case MJT_MSG_SET_WIND_MARKER: return out_of(p[0], 0, 3) || out_of(p[1], 0, 3);
     case MJT_MSG_SHOW_SCORES: {
-        uint8_t n = p[0], *tail = (uint8_t *)p + 1 + 4u * n;
-        return n != 4 || out_of(tail[0], 0, MJT_DISPLAY_MODE_COUNT - 1) || out_of(tail[1], 0, 3);
+        const uint8_t *tail = p + 1 + 4u * p[0]; /* mode, dealer: after the scores */
+        return p[0] != 4 || out_of(tail[0], 0, MJT_DISPLAY_MODE_COUNT - 1) || out_of(tail[1], 0, 3);
     }
     case MJT_MSG_SHOW_ROUND: return out_of(p[0], 0, 3) || out_of(p[1], 1, 4);
     case MJT_MSG_SET_DEALER_LAMP: return p[0] != MJT_NO_SEAT && out_of(p[0], 0, 3);
@@ -464,7 +464,7 @@ static void display(mjt_table *t, uint8_t id, const uint8_t *p)
         int32_t scores[4];
         for (int i = 0; i < 4; i++)
             scores[i] = (int32_t)mjt_get_u32(p + 1 + 4 * i);
-        mjt_hal_show_scores(scores, p[17], p[18]);
+        mjt_hal_show_scores(scores, p[1 + 16], p[1 + 16 + 1]); /* four scores, then mode and dealer */
         break;
     }
     case MJT_MSG_SHOW_ROUND: mjt_hal_show_round(p[0], p[1], p[2], p[3]); break;
