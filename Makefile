@@ -6,12 +6,29 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 # The system packages the tests drive: Debian's chromium and its driver (tests/browser and
-# the browser figures of make bench) and mosquitto (the MQTT tests). One step installs all three, as root; without root it says
+# the browser figures of make bench), mosquitto (the MQTT tests) and gcc (tests/firmware builds
+# the C core for this machine). One step installs them all, as root; without root it says
 # what to install.
-SYSTEM_PACKAGES := chromium chromium-driver mosquitto
-SYSTEM_FILES := /usr/bin/chromium /usr/bin/chromedriver /usr/sbin/mosquitto
+SYSTEM_PACKAGES := chromium chromium-driver mosquitto gcc
+SYSTEM_FILES := /usr/bin/chromium /usr/bin/chromedriver /usr/sbin/mosquitto /usr/bin/cc
+# What `make firmware-check` needs to build the C core for a Cortex-M3 and run it in QEMU.
+FIRMWARE_PACKAGES := gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+FIRMWARE_FILES := /usr/bin/arm-none-eabi-gcc /usr/lib/arm-none-eabi/newlib/thumb/v7-m/nofp/libc_nano.a \
+  /usr/bin/qemu-system-arm
 
-.PHONY: test test-fast demo bench venv clean system-packages
+# Install the Debian packages $(1) unless every file of $(2) is there: as root, else say what to install.
+define install_missing
+@missing=""; for f in $(2); do test -e $$f || missing="$$missing $$f"; done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(1); \
+  else \
+    echo "missing$$missing: as root, apt-get install $(1)" >&2; exit 1; \
+  fi; \
+fi
+endef
+
+.PHONY: test test-fast demo bench venv clean system-packages firmware-packages firmware-check
 
 venv: $(STAMP)
 
@@ -22,14 +39,15 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 system-packages:
-	@missing=""; for f in $(SYSTEM_FILES); do test -x $$f || missing="$$missing $$f"; done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $(SYSTEM_PACKAGES); \
-	  else \
-	    echo "missing$$missing: as root, apt-get install $(SYSTEM_PACKAGES)" >&2; exit 1; \
-	  fi; \
-	fi
+	$(call install_missing,$(SYSTEM_PACKAGES),$(SYSTEM_FILES))
+
+firmware-packages:
+	$(call install_missing,$(FIRMWARE_PACKAGES),$(FIRMWARE_FILES))
+
+# The C reference core on an emulated Cortex-M3 (QEMU lm3s6965evb): the conformance kit with
+# MCU resets through the QEMU monitor, and a whole game through `mjtable run` (docs/FIRMWARE.md).
+firmware-check: $(STAMP) firmware-packages
+	MJT_FIRMWARE_CHECK=1 $(BIN)/python -m pytest tests/firmware_qemu
 
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -n 4
@@ -41,7 +59,7 @@ test-fast: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/mjtable demo $(DEMO_ARGS)
 
-bench: $(STAMP) system-packages
+bench: $(STAMP) system-packages firmware-packages
 	$(BIN)/python -m benchmarks
 
 clean:

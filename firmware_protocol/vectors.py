@@ -179,7 +179,8 @@ def build() -> dict[str, Any]:
     return {
         "about": "mjtable serial protocol golden vectors; see PROTOCOL.md. Feed each stream to a fresh "
                  "decoder in one piece and compare frames, counters and pending bytes.",
-        "protocol_version": PROTOCOL_VERSION,
+        "protocol_version": f"{PROTOCOL_VERSION}.{PROTOCOL_MINOR}",
+        "version_byte": version_byte(PROTOCOL_VERSION, PROTOCOL_MINOR),  # identify's offer, 0x11
         "sync": SYNC,
         "max_frame": MAX_FRAME,
         "crc": {"name": "CRC-16/CCITT-FALSE", "poly": 0x1021, "init": CRC_INIT, "refin": False, "refout": False,

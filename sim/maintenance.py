@@ -68,6 +68,11 @@ class Maintenance:
         return {"separator": p.dead_wall_separator, "dora": p.dora_flipper, "marker": p.wind_marker != "none",
                 "display": p.seat_displays, "buttons": p.seat_buttons}.get(subsystem, True)
 
+    @property
+    def testing(self) -> bool:
+        """A subsystem test is moving its mechanism."""
+        return self._test is not None
+
     # --- the commands, once allowed -----------------------------------------------
     def enter(self) -> None:
         self.active = True

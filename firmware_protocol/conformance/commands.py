@@ -8,10 +8,10 @@ from typing import Any
 from ..catalog import DISPLAY_MODES, OPERATIONS, SET_LOCATIONS
 from ..codes import Code
 from .check import NotApplicable, check, device
-from .kit import Kit
+from .kit import Kit, broken_invariant
 from .probe import CheckFailed
 
-APPLICATION, STATE = "§Application rules", "§State rules"
+APPLICATION, STATE, STATUS = "§Application rules", "§State rules", "§Status"
 NO_SEAT = 0xFF
 SEATS = 4
 
@@ -39,9 +39,18 @@ async def get_status(kit: Kit) -> str:
     return "sets " + ", ".join(SET_LOCATIONS[v] for v in s["sets"])
 
 
+@check(STATUS, "status.invariants", "the power-on status holds the tile sets' invariants (walls_up ⇔ a set on_table, ...)")
+async def invariants(kit: Kit) -> None:
+    """Checked before anything moves: a table whose status contradicts itself would fail
+    every motion check after it for one cause; those checks are n/a instead."""
+    kit.inconsistent = broken_invariant(await kit.status())
+    if kit.inconsistent:
+        raise CheckFailed(f"the status breaks {kit.inconsistent}")
+
+
 @check(STATE, "command.configure", "configure with the table's set and four walls is accepted")
 async def configure(kit: Kit) -> None:
-    await kit.ok("configure", **_geometry(kit))
+    await kit.ok("configure", **geometry(kit))
 
 
 async def _display(kit: Kit, present: bool, missing: str, name: str, **args: Any) -> str | None:
@@ -114,14 +123,14 @@ def _bad(name: str, needs=None):
     return wrap
 
 
-def _geometry(kit: Kit) -> dict[str, Any]:
+def geometry(kit: Kit) -> dict[str, Any]:
     return {"players": 3 if kit.identity["tiles"] == 108 else 4, "tiles": kit.identity["tiles"],
             "stacks": kit.stacks()}
 
 
 @_bad("configure")
 def bad_configure(kit: Kit) -> list[dict]:
-    good, capacity = _geometry(kit), kit.identity["stacks"]
+    good, capacity = geometry(kit), kit.identity["stacks"]
     return [{**good, "players": 2}, {**good, "players": 5}, {**good, "tiles": good["tiles"] + 2},
             {**good, "stacks": good["stacks"][:3]}, {**good, "stacks": [capacity[0] + 1, *good["stacks"][1:]]}]
 
@@ -189,6 +198,6 @@ async def unsupported(kit: Kit) -> str:
     return ", ".join(name for name, _ in absent)
 
 
-CHECKS = (heartbeat, get_status, configure, show_scores, show_round, show_text, show_error, set_dealer_lamp,
+CHECKS = (heartbeat, get_status, invariants, configure, show_scores, show_round, show_text, show_error, set_dealer_lamp,
           stop_resume, unsupported, bad_configure, bad_roll_dice, bad_separate, bad_flip, bad_marker, bad_scores,
           bad_round, bad_lamp, bad_error, bad_text)

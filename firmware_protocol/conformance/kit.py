@@ -3,10 +3,12 @@ run an operation to its completion, read the status, bring the table to rest."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from ..catalog import OPERATIONS, SET_LOCATIONS, Message
 from ..codes import Code, describe
+from .check import Check, NotApplicable
 from .probe import CheckFailed, Probe
 
 QUIET = 0.3  # how long the kit listens to be sure that something does not arrive
@@ -23,6 +25,8 @@ class Kit:
         self.before_reset: dict[str, Any] = {}  # what the MCU reset checks compare with
         self.observed: dict[str, Exception | None] = {}  # refusals tried during an operation, by check
         self.maintenance = False  # the kit put the table in the 1.1 sensor test mode
+        self.watchdog_fires = False  # watchdog.fault saw it fire
+        self.inconsistent: str | None = None  # the invariant the table's status broke (status.invariants)
 
     # ---- commands ----
     async def ok(self, name: str, /, **args: Any) -> Message:
@@ -118,6 +122,38 @@ class Kit:
 
     def has(self, field: str) -> bool:
         return bool(self.identity.get(field))
+
+
+def broken_invariant(status: dict[str, Any]) -> str | None:
+    """The first invariant of the tile sets' state (docs/FIRMWARE.md) that `status` breaks."""
+    where = [_name(SET_LOCATIONS, code) for code in status["sets"]]
+    moving = status["operation"] != 0
+    rest = [w for w in where if w in ("on_table", "collected", "stacked")]
+    for bad, text in (
+        (status["walls_up"] != ("on_table" in where), "walls_up ⇔ a set on_table"),
+        (len(rest) != len(set(rest)), "at most one set on_table, collected and stacked each"),
+        (status["dead_wall_separated"] and not status["walls_up"], "dead_wall_separated ⇒ walls_up"),
+        (status["dora_flipped"] and not status["walls_up"], "dora_flipped > 0 ⇒ walls_up"),
+        (status["centre_open"] and not moving, "centre_open ⇒ an operation (collect_tiles) runs"),
+        ({"shuffling", "raising"} & set(where) and not moving, "a set shuffling or raising ⇒ an operation runs"),
+        ("shuffling" in where and "stacked" in where, "a set shuffling ⇒ none stacked"),
+        ("raising" in where and "on_table" in where, "a set raising ⇒ none on_table"),
+    ):
+        if bad:
+            return f"{text} (sets {where}, walls_up={status['walls_up']}, dead_wall_separated=" \
+                   f"{status['dead_wall_separated']}, dora_flipped={status['dora_flipped']}, " \
+                   f"centre_open={status['centre_open']}, operation {_name(OPERATIONS, status['operation'])})"
+    return None
+
+
+def consistent(item: Check) -> Check:
+    """`item`, n/a when the table's status broke an invariant: its state rules cannot be
+    judged from a status that contradicts itself (status.invariants names the fault)."""
+    async def run(kit: Kit) -> str | None:
+        if kit.inconsistent is not None:
+            raise NotApplicable("not run: the table's status breaks an invariant (see status.invariants)")
+        return await item.run(kit)
+    return replace(item, run=run)
 
 
 def _call(name: str, args: dict[str, Any]) -> str:

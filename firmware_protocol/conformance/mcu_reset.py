@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..catalog import PROTOCOL_VERSION, Message
 from ..link import RESET_REQUEST
 from .check import NotApplicable, check
-from .kit import QUIET, Kit
+from .kit import QUIET, Kit, consistent
 from .probe import RESEND_EVERY, CheckFailed
 
 RESET, SESSIONS = "§State rules", "§Sessions"  # "MCU reset" is a paragraph of the state rules
@@ -37,10 +37,12 @@ async def reset_request(kit: Kit) -> None:
     where = await kit.locations()
     if "collected" not in where or "stacked" in where:
         raise NotApplicable(f"no set to shuffle (sets {where})")
-    kit.before_reset = {"boot_id": kit.identity["boot_id"], "epoch": probe.peer_epoch,
-                        "mark": len(probe.delivered)}
+    kit.before_reset = before = {"boot_id": kit.identity["boot_id"], "epoch": probe.peer_epoch,
+                                 "mark": len(probe.delivered)}
     await kit.ok("shuffle")
+    started = probe.loop.time()
     await kit.reset()
+    reset_after = probe.loop.time() - started  # the reset line has been pulled by now
     mark = len(probe.controls)
     frame = probe.data_frame(Message("heartbeat"))
     for _ in range(round(REBOOT_WITHIN / RESEND_EVERY)):
@@ -48,10 +50,22 @@ async def reset_request(kit: Kit) -> None:
         try:
             await probe.until(lambda: any(c.kind == RESET_REQUEST for c in probe.controls[mark:]), RESEND_EVERY,
                               "RESET_REQUEST")
+            before["late"] = _late(kit, reset_after)
             return
         except CheckFailed:
             continue
     raise CheckFailed(f"no RESET_REQUEST within {REBOOT_WITHIN:g} s of the reset")
+
+
+def _late(kit: Kit, reset_after: float) -> str | None:
+    """Why the reset may have come after the shuffle ended (a race, not the firmware's fault):
+    its shuffle_done came first, or the reset came later than a whole shuffle lasts."""
+    before, shuffle = kit.before_reset, kit.durations.get("shuffle")
+    if kit.probe.events_after(before["mark"], "shuffle_done"):
+        return "the shuffle ended (shuffle_done) before the reset took effect"
+    if shuffle is not None and reset_after >= shuffle:
+        return f"the reset took effect {reset_after:.2f} s after the shuffle began, which takes {shuffle:.2f} s"
+    return None
 
 
 @check(RESET, "reset.booted", "the new session has a new epoch and sends booted(new boot id) first")
@@ -75,6 +89,8 @@ async def booted(kit: Kit) -> None:
 async def state(kit: Kit) -> None:
     before = _before(kit)
     probe = kit.probe
+    if before.get("late"):
+        raise NotApplicable(f"{before['late']}: slow the table or give a faster --reset-with")
     await kit.pause(max(QUIET, 2 * kit.durations.get("shuffle", 0.0)))
     if probe.events_after(before["mark"], "shuffle_done"):
         raise CheckFailed("the shuffle interrupted by the reset sent shuffle_done")
@@ -91,4 +107,4 @@ async def state(kit: Kit) -> None:
     await kit.operate("shuffle", "shuffle_done")  # re-issued, as a host does after reconciling
 
 
-CHECKS = (reset_request, booted, state)
+CHECKS = tuple(map(consistent, (reset_request, booted, state)))

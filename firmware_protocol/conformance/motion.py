@@ -12,7 +12,8 @@ from collections.abc import Awaitable, Callable
 
 from ..codes import Code
 from .check import NotApplicable, check, device
-from .kit import QUIET, Kit
+from .commands import geometry
+from .kit import QUIET, Kit, consistent
 from .probe import CheckFailed
 
 STATE = "§State rules"
@@ -133,6 +134,20 @@ async def flip_dora(kit: Kit) -> None:
         raise CheckFailed("status.dora_flipped is 0 after dora_flipped")
 
 
+@check(STATE, "state.flip_twice", "flip_dora on a stack already face up: dora_flipped again, counted once in status",
+       device("dora_flipper", "dora flipper"))
+async def flip_twice(kit: Kit) -> None:
+    before = (await kit.status())["dora_flipped"]
+    if not before:
+        raise NotApplicable("no stack is face up (see command.flip_dora)")
+    event = await kit.operate("flip_dora", "dora_flipped", **FLIP)
+    if event.args != FLIP:
+        raise CheckFailed(f"the second flip_dora{tuple(FLIP.values())} ended with dora_flipped{tuple(event.args.values())}")
+    after = (await kit.status())["dora_flipped"]
+    if after != before:
+        raise CheckFailed(f"status.dora_flipped went from {before} to {after}: a stack flipped twice counts once")
+
+
 @check(STATE, "command.set_wind_marker", "set_wind_marker: ok, then wind_marker_set(wind, seat) as commanded",
        device("wind_marker", "wind marker"))
 async def set_wind_marker(kit: Kit) -> None:
@@ -145,8 +160,13 @@ async def set_wind_marker(kit: Kit) -> None:
 
 @check(STATE, "command.shuffle", "shuffle: ok, then shuffle_done with the set's tile count", two_sets)
 async def shuffle(kit: Kit) -> None:
-    event = await kit.operate("shuffle", "shuffle_done",
-                              _during(kit, "state.busy", lambda: kit.refused(Code.BUSY, "shuffle")))
+    busy = _during(kit, "state.busy", lambda: kit.refused(Code.BUSY, "shuffle"))
+    configure = _during(kit, "state.configure_shuffling", lambda: kit.ok("configure", **geometry(kit)))
+
+    async def during() -> None:
+        await busy()
+        await configure()
+    event = await kit.operate("shuffle", "shuffle_done", during)
     if event["count"] != kit.identity["tiles"]:
         raise CheckFailed(f"shuffle_done counted {event['count']} tiles of {kit.identity['tiles']}")
     if "stacked" not in await _locations(kit):
@@ -155,6 +175,8 @@ async def shuffle(kit: Kit) -> None:
 
 busy = check(STATE, "state.busy", "a second command for a busy subsystem (shuffle) is rejected BUSY")(
     _observed("state.busy", "shuffle"))
+configure_shuffling = check(STATE, "state.configure_shuffling", "configure while a shuffle runs is accepted")(
+    _observed("state.configure_shuffling", "shuffle"))
 
 
 @check(STATE, "state.nothing_to_shuffle", "shuffle without a collected set is rejected NOTHING_TO_SHUFFLE")
@@ -171,9 +193,36 @@ async def walls_still_up(kit: Kit) -> None:
     await kit.refused(Code.BAD_STATE, "raise_walls")
 
 
+@check(STATE, "state.stop_collect", "stop during collect_tiles: no completion; the set stays on the table, its "
+       "dead wall and dora as they were, the centre closed")
+async def stop_collect(kit: Kit) -> None:
+    before = await kit.status()
+    if not before["walls_up"]:
+        raise NotApplicable("no walls up to collect")
+    mark = len(kit.probe.delivered)
+    await kit.ok("collect_tiles")
+    await kit.ok("stop")
+    try:
+        if kit.probe.events_after(mark, "tiles_collected"):
+            raise NotApplicable("collect_tiles ended before stop arrived")
+        await kit.pause(max(QUIET, 2 * kit.durations.get("collect_tiles", 0.0)))
+        after = await kit.status()
+    finally:
+        await kit.ok("resume")
+    if kit.probe.events_after(mark, "tiles_collected"):
+        raise CheckFailed("tiles_collected came after stop")
+    kept = ("sets", "walls_up", "dead_wall_separated", "dora_flipped")
+    changed = [f"{k} {before[k]} → {after[k]}" for k in kept if after[k] != before[k]]
+    if after["operation"] or after["centre_open"] or changed:
+        raise CheckFailed(f"after stop during collect_tiles: {kit.stopped_reason(after)}, centre_open="
+                          f"{after['centre_open']}" + (", " + ", ".join(changed) if changed else ""))
+
+
 @check(STATE, "command.collect_tiles", "collect_tiles: ok, then tiles_collected with the set's count; "
        "the walls, dead wall and dora are cleared")
 async def collect_tiles(kit: Kit) -> None:
+    if not (await kit.status())["walls_up"]:
+        raise NotApplicable("no walls up to collect (see state.stop_collect)")
     during = _during(kit, "state.centre_open", lambda: kit.refused(Code.CENTRE_OPEN, "raise_walls"))
     event = await kit.operate("collect_tiles", "tiles_collected",
                               during if "stacked" in await _locations(kit) else None)
@@ -241,6 +290,8 @@ async def lid_open(kit: Kit) -> None:
     await kit.refused(Code.LID_OPEN, "roll_dice", count=1)
 
 
-CHECKS = (to_rest, shuffle_lifts_full, raise_walls, walls_rising, no_stacked_set, hopper_full, roll_dice,
-          separate_dead_wall, separated_twice, flip_dora, set_wind_marker, shuffle, busy, nothing_to_shuffle,
-          walls_still_up, collect_tiles, centre_open, walls_down, stop_aborts, stopped, lid_open)
+CHECKS = tuple(map(consistent, (
+    to_rest, shuffle_lifts_full, raise_walls, walls_rising, no_stacked_set, hopper_full, roll_dice,
+    separate_dead_wall, separated_twice, flip_dora, flip_twice, set_wind_marker, shuffle, busy, configure_shuffling,
+    nothing_to_shuffle, walls_still_up, stop_collect, collect_tiles, centre_open, walls_down, stop_aborts, stopped,
+    lid_open)))

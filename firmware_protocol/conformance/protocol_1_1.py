@@ -12,7 +12,7 @@ from typing import Any
 from ..catalog import FEATURES, PROTOCOL_MINOR, PROTOCOL_VERSION, SENSORS, TEST_SUBSYSTEMS, version_byte
 from ..codes import Code
 from .check import Needs, NotApplicable, check
-from .kit import Kit
+from .kit import Kit, consistent
 from .probe import CheckFailed
 
 VERSIONS, ODOMETER = "§Versions and capability bits", "§The odometer"
@@ -139,6 +139,7 @@ async def test_subsystem(kit: Kit) -> str:
     return f"{TEST_SUBSYSTEMS[TESTED]} test {result}"
 
 
+@consistent
 @check(SENSOR_TEST, "v11.read_sensors", "read_sensors: one value 0/1 per sensor, agreeing with status",
        feature("sensor_test"))
 async def read_sensors(kit: Kit) -> str:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..catalog import PROTOCOL_VERSION, WIND_MARKER_KINDS
 from ..codes import Code
-from ..frame import MAX_FRAME
+from ..frame import MIN_FRAME
 from ..link import MAX_WINDOW
 from .check import NotApplicable, check
 from .kit import QUIET, Kit
@@ -46,7 +46,7 @@ async def identity(kit: Kit) -> str:
     kit.identity = i = reply.args
     problems = [text for bad, text in (
         (i["protocol_version"] != PROTOCOL_VERSION, f"protocol_version {i['protocol_version']}"),
-        (i["frame_size"] < MAX_FRAME, f"frame_size {i['frame_size']} (at least {MAX_FRAME})"),
+        (i["frame_size"] < MIN_FRAME, f"frame_size {i['frame_size']} (at least {MIN_FRAME})"),
         (not 1 <= i["receive_window"] <= MAX_WINDOW, f"receive_window {i['receive_window']}"),
         (i["heartbeat_timeout_ms"] < MIN_HEARTBEAT_MS, f"heartbeat_timeout_ms {i['heartbeat_timeout_ms']}"),
         (len(i["stacks"]) != 4 or 2 * sum(i["stacks"]) < i["tiles"] or min(i["stacks"], default=0) < 1,

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from ..catalog import SUBSYSTEMS
 from ..codes import Code
-from .check import check
+from .check import NotApplicable, check
+from .data_frames import UNKNOWN_ID
 from .kit import Kit
 from .probe import CheckFailed
 
@@ -44,7 +45,30 @@ async def fault(kit: Kit) -> str:
     status = await kit.status()
     if status["stopped"] or status["fault"]:
         raise CheckFailed(f"after resume: {kit.stopped_reason(status)}")
+    kit.watchdog_fires = True
     return f"fired after {waited:.2f} s of silence (timeout {timeout:g} s)"
 
 
-CHECKS = (fed, fault)
+@check(WATCHDOG, "watchdog.undecodable", "frames the table cannot decode do not feed the watchdog")
+async def undecodable(kit: Kit) -> str:
+    if not kit.watchdog_fires:
+        raise NotApplicable("the watchdog never fired (see watchdog.fault)")
+    probe, timeout = kit.probe, _timeout(kit)
+    await kit.ok("heartbeat")  # the last command: the silence starts here
+    mark, started = len(probe.delivered), probe.loop.time()
+    sent = 0
+    while not probe.events_after(mark, "fault") and probe.loop.time() - started < timeout + GRACE:
+        await probe.exchange(probe.raw_data_frame(UNKNOWN_ID, b""), "an unknown message id")  # rejected PROTOCOL
+        sent += 1
+        await probe.quiet(timeout / 6)
+    found = probe.events_after(mark, "fault")
+    if not found:
+        raise CheckFailed(f"no fault within {timeout + GRACE:g} s of the last command: {sent} undecodable frames "
+                          "fed the watchdog")
+    if found[0]["code"] != Code.WATCHDOG:
+        raise CheckFailed(f"the silent host got fault {found[0].args}, not WATCHDOG (205)")
+    await kit.ok("resume")
+    return f"fired with {sent} undecodable frames in the silence"
+
+
+CHECKS = (fed, fault, undecodable)

@@ -9,10 +9,11 @@ import asyncio
 import dataclasses
 
 from firmware_protocol.catalog import SUBSYSTEM_OF, Message
+from firmware_protocol.codes import Code
 from firmware_protocol.endpoint import LinkEndpoint
 from firmware_protocol.link import SEQ_MOD, Link
 from sim import SimulatedTable
-from sim.firmware import OK, Firmware
+from sim.firmware import OK, Firmware, rejected
 from sim.odometer import Odometer
 from firmware_protocol.profile import CONFIG_DIR, load_profile
 
@@ -111,6 +112,58 @@ class ServiceClearsOdometer(Firmware):
         return super()._execute(msg)
 
 
+class WallsUpNeverReported(Firmware):
+    """Powers on with a set's walls standing, but reports walls_up only after its own raise
+    (a flag set by walls_raised): the power-on status contradicts itself."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.model.raise_walls()  # the stacked set stands: on_table and collected
+        self.raised = False
+
+    def _on_outcome(self, outcome) -> None:
+        self.raised = self.raised or getattr(outcome, "name", None) == "walls_raised"
+        super()._on_outcome(outcome)
+
+    def _get_status(self, a: dict) -> Message:
+        status = super()._get_status(a)
+        return Message("status", {**status.args, "walls_up": status["walls_up"] and self.raised})
+
+
+class RefusesConfigureWhileShuffling(Firmware):
+    """Refuses configure BUSY while the shuffler runs (configure is accepted in any state)."""
+
+    def _execute(self, msg: Message) -> Message:
+        if msg.name == "configure" and self.identified and "shuffler" in self.model.motion:
+            return rejected(Code.BUSY, "shuffling")
+        return super()._execute(msg)
+
+
+class CountsFlipsTwice(Firmware):
+    """Counts a stack flipped twice twice in status.dora_flipped."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.model.flip_dora = self.model.dora_flipped.append
+
+
+class CollectsOnStop(Firmware):
+    """A stop during collect_tiles lets the set fall into the hopper anyway."""
+
+    def _stop(self, a: dict) -> None:
+        if "centre" in self.model.motion:
+            self.model.collect()
+        super()._stop(a)
+
+
+class UndecodableFeedsWatchdog(Firmware):
+    """Takes a frame it cannot decode as a sign of life from the host."""
+
+    def _on_protocol_error(self, error) -> None:
+        super()._on_protocol_error(error)
+        self._heard_from_host()
+
+
 # variant -> (firmware class, the check that must fail)
 BROKEN: dict[str, tuple[type[Firmware], str]] = {
     "ignores-busy": (IgnoresBusy, "state.busy"),
@@ -122,15 +175,22 @@ BROKEN: dict[str, tuple[type[Firmware], str]] = {
     "keeps-lamp-on-reset": (KeepsLampOnReset, "reset.state"),
     "moves-in-maintenance": (MovesInMaintenance, "v11.enter_maintenance"),
     "service-clears-odometer": (ServiceClearsOdometer, "v11.reset_service_counter"),
+    "walls-up-never-reported": (WallsUpNeverReported, "status.invariants"),
+    "refuses-configure-while-shuffling": (RefusesConfigureWhileShuffling, "state.configure_shuffling"),
+    "counts-flips-twice": (CountsFlipsTwice, "state.flip_twice"),
+    "collects-on-stop": (CollectsOnStop, "state.stop_collect"),
+    "undecodable-feeds-watchdog": (UndecodableFeedsWatchdog, "watchdog.undecodable"),
 }
 
 
 def make_table(profile: str = "four-port", variant: str | None = None, speed: float = 1.0,
-               loop: asyncio.AbstractEventLoop | None = None, protocol: str | None = None) -> SimulatedTable:
+               loop: asyncio.AbstractEventLoop | None = None, protocol: str | None = None,
+               **changes) -> SimulatedTable:
     """A simulated table, its firmware replaced by a broken variant if one is named;
-    `protocol` "1.0" makes it a table of before protocol 1.1."""
+    `protocol` "1.0" makes it a table of before protocol 1.1; `changes` replace profile fields."""
     shipped = load_profile(TABLES / f"{profile}.yaml")
-    table = SimulatedTable(dataclasses.replace(shipped, protocol=protocol or shipped.protocol), speed=speed, loop=loop)
+    changed = dataclasses.replace(shipped, protocol=protocol or shipped.protocol, **changes)
+    table = SimulatedTable(changed, speed=speed, loop=loop)
     if variant is not None:
         firmware = BROKEN[variant][0]
         table.firmware = firmware(table.model, table.faults, table.trace, table.loop, speed)

@@ -19,15 +19,18 @@ V11 = [c.name for c in CHECKS if c.name.startswith("v11.")]  # the protocol 1.1 
 
 
 def run_kit(profile: str, variant: str | None = None, resettable: bool = True, protocol: str | None = None,
-            ended: dict | None = None) -> tuple[Report, list[str]]:
-    """Run the kit; `ended` gets whether the table ended moving and in maintenance mode."""
+            ended: dict | None = None, reset_delay: float = 0.0, **changes) -> tuple[Report, list[str]]:
+    """Run the kit; `ended` gets whether the table ended moving and in maintenance mode;
+    the MCU reset takes effect `reset_delay` seconds after the kit asks; `changes` replace
+    fields of the table's profile."""
     lines: list[str] = []
 
     async def scenario() -> Report:
         loop = asyncio.get_running_loop()
-        table = make_table(profile, variant, loop=loop, protocol=protocol)
+        table = make_table(profile, variant, loop=loop, protocol=protocol, **changes)
 
         async def reset() -> None:
+            await asyncio.sleep(reset_delay)
             table.reset_mcu()
         try:
             return await run_checks(connect_in_process(loop, table), lines.append,
@@ -79,6 +82,25 @@ def test_a_protocol_1_0_table_gets_n_a_for_every_1_1_check_and_still_passes():
     assert verdicts["v11.identity"][0] == "n/a" and "VERSION_MISMATCH" in verdicts["v11.identity"][1]
     assert all(verdicts[name] == ("n/a", "the table speaks protocol 1.0") for name in V11 if name != "v11.identity")
     assert verdicts["reset.state"][0] == "pass"
+
+
+def test_a_table_announcing_32_byte_frames_passes():
+    report, lines = run_kit("four-port", frame_size=32)  # PROTOCOL.md "Frames": 32 to 64 bytes
+    assert report.failed == [], "\n".join(lines)
+
+
+def test_a_reset_that_comes_after_the_shuffle_ended_is_not_blamed_on_the_table():
+    report, lines = run_kit("four-port", reset_delay=60.0)  # the shuffle takes 30 s
+    assert report.failed == [], "\n".join(lines)
+    state = next(r for r in report.results if r.check.name == "reset.state")
+    assert state.verdict == "n/a" and "faster --reset-with" in state.note
+
+
+def test_a_contradictory_power_on_status_fails_one_check_naming_the_invariant():
+    report, lines = run_kit("four-port", "walls-up-never-reported")
+    verdicts = {r.check.name: (r.verdict, r.note) for r in report.results}
+    assert "walls_up ⇔ a set on_table" in verdicts["status.invariants"][1]
+    assert verdicts["motion.to_rest"][0] == verdicts["reset.state"][0] == "n/a"  # not four failures after it
 
 
 def test_without_a_way_to_reset_the_mcu_the_reset_checks_are_not_applicable():

@@ -31,6 +31,7 @@ def test_decoder_reproduces_each_vector_fed_byte_by_byte():
 def test_landmarks_a_firmware_author_relies_on():
     by_name = {v["name"]: v for v in VECTORS["vectors"]}
     assert VECTORS["crc"]["check_123456789"] == 0x29B1
+    assert (VECTORS["protocol_version"], VECTORS["version_byte"]) == ("1.1", 0x11)  # the version these vectors are of
     assert len(bytes.fromhex(by_name["maximum size frame"]["hex"])) == MAX_FRAME
     assert [f["seq"] for f in by_name["seq wrap, two frames"]["frames"]] == [255, 0]
     assert by_name["invalid: bad crc"]["frames"] == []

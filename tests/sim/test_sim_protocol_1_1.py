@@ -113,6 +113,16 @@ def test_stop_aborts_a_test_which_then_reports_nothing(bench):
     b.ok("leave_maintenance")
 
 
+def test_the_lid_opened_during_a_test_is_a_fault_that_aborts_it(bench):
+    b = bench()
+    b.ok("enter_maintenance")
+    b.ok("test_subsystem", subsystem=TEST_SUBSYSTEMS.index("lifts"), seat=0)
+    b.table.open_lid()
+    b.wait(60)
+    assert [e["code"] for e in b.events("fault")] == [Code.LID_OPENED]
+    assert b.events("subsystem_tested") == []
+
+
 def test_a_profile_names_the_protocol_and_the_reader_rates_are_shares(tmp_path):
     text = (CONFIG_DIR / "tables" / "four-port-sticks.yaml").read_text()
     path = tmp_path / "t.yaml"
