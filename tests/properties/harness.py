@@ -343,14 +343,23 @@ class Rig:
             end = window.ended_at if window.ended_at is not None else len(trace)
             stop = next((i for i in range(window.sent_at, end) if trace[i].dir == "cmd" and trace[i].name == "stop"),
                         window.sent_at)
+            operators = self._operators_resumes()
             moved = [f"{trace[i].t:.2f} {trace[i].name}" for i in range(stop + 1, end)
-                     if trace[i].dir == "cmd" and trace[i].name in MOTION]
+                     if trace[i].dir == "cmd" and trace[i].name in MOTION and i not in operators]
             refused = [f"{trace[i - 1].t:.2f} {trace[i - 1].name}" for i in range(stop + 1, end)
                        if _refused_stopped(trace, i)]
             if moved or refused:
                 raise Broken(f"paused at {trace[stop].t if stop < len(trace) else self.now:.2f} s (virtual, the "
                              f"table's clock) and not resumed by the operator, yet the table was sent {moved}"
                              + (f"; refused as STOPPED: {refused}" if refused else ""))
+
+    def _operators_resumes(self) -> set[int]:
+        """The trace indices of the `resume` commands the operator's own requests sent (one
+        the table refused, e.g. with its lid open, leaves the table stopped and paused)."""
+        trace = self.trace
+        return {i for r in self.requests if r.op == "resume"
+                for i in range(r.trace_at, r.done_at if r.done_at is not None else len(trace))
+                if trace[i].dir == "cmd" and trace[i].name == "resume"}
 
     def _close_by_resume(self, window: PauseWindow) -> None:
         """The operator's `resume` (acknowledged or cut off by a restart) that the table took."""
