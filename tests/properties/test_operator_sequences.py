@@ -139,6 +139,7 @@ OperatorAtTheTable.TestCase.settings = settings(
     derandomize=not LONG_RUN,
     database=None,
     print_blob=True,
+    report_multiple_bugs=False,  # shrink the first failure only: each replay plays games
 )
 # A failure's shrinking replays many sequences (Hypothesis gives up after five minutes):
 # room for it, so the shrunk sequence is printed rather than the suite's timeout.
