@@ -18,6 +18,7 @@ from firmware_protocol.codes import Code
 
 from controller.table.capabilities import cannot_play
 from controller.errors import Refusal
+from controller.game.faults import Refused
 from controller.game.game import InPlay
 from controller.table.facade import Fault, LinkLost, McuReset, Overdue, Rejected, TableError
 
@@ -96,9 +97,15 @@ class Recovery:
             # Stopped because this host was silent (watchdog) or by this host itself (a game
             # given up while paused); while paused, only the operator's `resume` restarts it.
             if not paused:
-                await self.table.resume()
+                await self._resume_found_stopped()
             return
         self.work.held_by(Fault(status["fault"], "none", "none", 0, 0))
+
+    async def _resume_found_stopped(self) -> None:
+        try:
+            await self.table.resume()
+        except Rejected as exc:  # e.g. its lid opened while this host was away: the operator sees to it
+            self.work.held_by(Refused(exc.code, f"the table cannot resume ({exc})"))
 
     # ---- a lost link, a reset table ----
     def lost(self, kind: str) -> None:

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from controller import rules as R
-from controller.api import answer
-from controller.controller import Controller
-from controller.service import Service
-from controller.settings import Settings, durations_from
-from controller.simulation import profile_for, table_rules
+from controller.api.server import answer
+from controller.game.controller import Controller
+from controller.api.handlers import Service
+from controller.game.settings import Settings, durations_from
+from controller.app.simulation import profile_for, table_rules
 from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import VirtualTimeLoop
 from sim.faults import FaultPlan
@@ -37,7 +37,7 @@ from sim.serve import connect_in_process
 from sim.table import SimulatedTable
 from sim.trace import Record
 
-from controller.store import Store
+from controller.store.database import Store
 
 RULESET = "ema-2016"
 # The commands that move something at the table (`resume` sets it moving again).
@@ -278,6 +278,8 @@ class Rig:
             return  # one request at a time, as a person at the table
         state = status["state"]
         if state == "paused":
+            if self.lid_open:  # a paused table refuses to resume with its lid open, and says so
+                self.close_lid()
             self.send("resume")
         elif state == "fault":
             if self.lid_open:

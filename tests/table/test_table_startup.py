@@ -3,6 +3,7 @@ start-up is the normal case, not a reboot, and the host says nothing alarming ab
 import asyncio
 import logging
 
+from firmware_protocol.codes import Code
 from firmware_protocol.virtual_time import run_virtual
 from sim.serve import connect_in_process
 from sim.table import SimulatedTable
@@ -84,3 +85,32 @@ def test_a_table_found_stopped_without_a_fault_is_shown_paused_until_the_operato
     held, after = run_virtual(main())
     assert held == ("paused", "resume", True, [])
     assert after == ("idle", False)
+
+
+def test_a_table_stopped_by_its_watchdog_with_its_lid_open_is_a_fault_for_the_operator_not_a_crash():
+    # The host was away long enough for the table's watchdog, and meanwhile someone opened
+    # the lid: the resume at start-up is refused, which is the operator's to see to.
+    async def main():
+        loop = asyncio.get_running_loop()
+        table = SimulatedTable(seed=3, loop=loop)
+        line = connect_in_process(loop, table)
+        table.firmware.stopped, table.firmware.fault = True, int(Code.WATCHDOG)
+        table.open_lid()
+
+        async def connector():
+            return line
+
+        controller = Controller(connector, R.load_ruleset("ema-2016"), seed=1)
+        await controller.start()
+        await asyncio.sleep(5)
+        held = (controller.sm.state, controller.snapshot()["fault_code"], table.firmware.stopped)
+        table.close_lid()
+        controller.retry()
+        await asyncio.sleep(5)
+        after = (controller.sm.state, controller.fault, table.firmware.stopped)
+        controller.close()
+        return held, after
+
+    held, after = run_virtual(main())
+    assert held[1] == Code.LID_OPEN and held[2] is True, held
+    assert after == ("idle", None, False), after
