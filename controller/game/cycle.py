@@ -34,9 +34,10 @@ class HandCycle:
 
     async def play_hand(self) -> None:
         hand = self.in_play.game.hand_to_play()
-        await self.walk(self.in_play.resume_at)
+        resume_at = self.in_play.resume_at
+        await self.walk(resume_at)
         await self.work.run(self.displays.show_hand)
-        await self.work.advance("done")  # playing
+        await self._advance("done", already_done=resume_at == "playing")  # playing
         self.record.save_step()
         self.publish("hand_started", hand=hand.label, seq=hand.seq)
         await self.settle(await self.results.wait())
@@ -46,7 +47,8 @@ class HandCycle:
         sm = self.sm
         shuffling = False
         while True:
-            if not sm.passed(resume_at):
+            passed = sm.passed(resume_at)
+            if not passed:
                 self.record.save_step()
                 if sm.walls_up() and not shuffling:
                     self.steps.start_background_shuffle()  # the other tile set, while this hand is played
@@ -55,7 +57,16 @@ class HandCycle:
                     await self.steps.steps[sm.game]()
             if sm.next_in_cycle() == "playing":
                 return
-            await self.work.advance("done")
+            await self._advance("done", already_done=passed)
+
+    async def _advance(self, trigger: str, already_done: bool) -> None:
+        """The machine's next state. A state done at the table before a restart moves
+        nothing: passed while paused too, so a hand that was in play takes its result as
+        it did before the restart; the rest waits for `resume`."""
+        if already_done:
+            self.sm.fire(trigger)
+        else:
+            await self.work.advance(trigger)
 
     async def settle(self, result: dict) -> None:
         """Store the hand and show the scores (both move nothing, so a pause holds neither);

@@ -57,8 +57,9 @@ class PausedTable:
     def wait_state(self, state: str, interval: float = 0.005) -> None:
         wait_for(lambda: self.run.client.request("status")["state"] == state, state, timeout=20, interval=interval)
 
-    def restart_paused(self, how: signal.Signals) -> None:
-        """Pause, stop the controller with `how`, start it again: paused still, nothing moved."""
+    def restart_paused(self, how: signal.Signals, waiting: str = "resume") -> None:
+        """Pause, stop the controller with `how`, start it again: paused still, nothing moved
+        (a hand in play waits for its result, taken while paused, as before the restart)."""
         self.ok("pause")
         assert status(self.socket)["state"] == "paused"
         self.run.proc.send_signal(how)
@@ -69,7 +70,7 @@ class PausedTable:
         self.run.start()
         time.sleep(1.5)  # a controller that carries on by itself does so at once
         held = status(self.socket)
-        assert (held["state"], held["waiting_for"]) == ("paused", "resume"), held
+        assert (held["state"], held["waiting_for"]) == ("paused", waiting), held
         moved = [name for name in commands(self.trace)[before:] if name in MOTION]
         assert moved == [], f"sent to the paused table before the operator's resume: {moved}"
         self.ok("resume")
@@ -110,7 +111,7 @@ def test_a_restart_while_paused_in_play_moves_nothing_and_the_game_ends_after_re
     table = PausedTable(procs, short_tmp, speed=FAST_SPEED)
     table.ok("start")
     table.in_play(1)
-    table.restart_paused(how)
+    table.restart_paused(how, waiting="result")
     seq = 1
     while True:
         table.in_play(seq)
@@ -145,3 +146,23 @@ def test_a_controller_killed_as_the_wind_marker_is_set_does_not_move_it_again(pr
     table.run.start()
     table.wait_state("playing", interval=0.05)
     assert commands(table.trace).count("set_wind_marker") == 1
+
+
+def test_a_hand_in_play_takes_its_result_while_paused_after_a_restart_as_before_it(procs, short_tmp):
+    # A pause during play stops the motors, not the players: the hand's result is taken, and
+    # stored, while paused — after a restart too, before the operator's resume.
+    table = PausedTable(procs, short_tmp, speed=FAST_SPEED)
+    table.ok("start")
+    table.in_play(1)
+    table.ok("pause")
+    table.run.proc.send_signal(signal.SIGKILL)
+    table.run.proc.wait(10)
+    table.run.start()
+    wait_for(lambda: status(table.socket)["waiting_for"] == "result", "the hand in play waiting for its result "
+             "while paused", timeout=20)
+    assert status(table.socket)["state"] == "paused"
+    table.result(1)
+    wait_for(lambda: status(table.socket)["hands_played"] == 1, "hand 1 stored while paused", timeout=20)
+    assert status(table.socket)["state"] == "paused"
+    table.ok("resume")
+    table.in_play(2)
