@@ -195,8 +195,6 @@ def score_hand(rules: RuleSet, state: GameState, seat: int, *, tsumo: bool, riic
         raise TilesError(f"not a winning hand: {size} tiles; a winning hand has {_HAND_SIZE} with the winning "
                          "tile (a kan counts as three)")
     dora, ura = _indicators(box, hand.get("dora"), "dora"), _indicators(box, hand.get("ura"), "ura")
-    if dora_shown is not None and rules.has_dora and len(dora) != dora_shown:
-        raise TilesError(f"{len(dora)} dora indicator(s) given; the table shows {dora_shown}")
     if ura and not riichi:
         raise TilesError("ura dora count only for a winner who declared riichi")
     if len(ura) > len(dora):
@@ -214,6 +212,9 @@ def score_hand(rules: RuleSet, state: GameState, seat: int, *, tsumo: bool, riic
                                                ura_dora_indicators=ura, config=config)
     if found.error:
         raise TilesError(_REFUSALS.get(found.error, found.error))
+    # asked once the hand is known to win: the tiles first, then what the table turned
+    if dora_shown is not None and rules.has_dora and len(dora) != dora_shown:
+        raise TilesError(f"{len(dora)} dora indicator(s) given; the table shows {dora_shown}")
     return _scored(rules, found, tsumo)
 
 
