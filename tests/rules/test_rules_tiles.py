@@ -1,11 +1,14 @@
 """Hands scored from their tiles (controller/rules/tiles.py), worked from the texts: the
 scoring examples of the EMA Riichi Competition Rules 2016 (§4.3, /work/shared/reference),
 its minipoint table (§4.1.1), and M.League's red fives; each paid by the rules engine."""
+import subprocess
+import sys
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from controller.rules import apply_result, load_ruleset, new_game
+from controller.rules import apply_result, load_ruleset, new_game, ruleset_from_text
 from controller.rules.tiles import TilesError, score_hand
 
 EMA, MLEAGUE, WRC = load_ruleset("ema-2016"), load_ruleset("mleague"), load_ruleset("wrc")
@@ -178,3 +181,16 @@ def test_ura_dora_count_for_riichi_only():
 def test_point_rule_sets_are_not_scored_by_tiles():
     with pytest.raises(TilesError, match="scores hands in points"):
         scored(load_ruleset("zung-jung"), {"tiles": "234m789m12345p666p", "win": "6p"})
+
+
+def test_a_rule_set_file_may_play_all_simples_closed_only():
+    text = Path(EMA.source).read_text().replace("  max_fu: 110", "  max_fu: 110\n  open_tanyao: false")
+    assert ruleset_from_text(text).payment.open_tanyao is False
+    assert EMA.payment.open_tanyao is True  # the presets leave it out: open
+
+
+def test_the_package_is_not_loaded_until_a_hand_is_scored():
+    code = ("import sys, controller.app.assembly, controller.cli; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'mahjong'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
