@@ -103,14 +103,27 @@ def _name(t: _Tile) -> str:
     return f"{0 if t.red else t.kind % 9 + 1}{'mps'[t.kind // 9]}"
 
 
+_HONOUR_NAMES = ("east", "south", "west", "north", "white", "green", "red")
+
+
+def _kinds_of(rules: RuleSet) -> frozenset[int]:
+    """The kinds the set has: those its dora order names (sanma's characters are 1 and 9)."""
+    if rules.dora is None:
+        return frozenset(range(34))
+    names = {n for cycle in rules.dora.successor for n in cycle}
+    return frozenset(k for k in range(34) if (_HONOUR_NAMES[k - 27] if k >= 27 else _name(_Tile(k, False))) in names)
+
+
 class _Box:
-    """The set's physical tiles: each of the 34 kinds four times, a red five the first copy of
+    """The set's physical tiles: each kind it has four times, a red five the first copy of
     its five (the library's numbering, 136 ids). Taking one more than the set has is refused."""
 
-    def __init__(self, red_fives: bool) -> None:
-        self.red_fives, self.taken = red_fives, set()
+    def __init__(self, rules: RuleSet) -> None:
+        self.red_fives, self.kinds, self.taken = rules.red_fives > 0, _kinds_of(rules), set()
 
     def take(self, t: _Tile) -> int:
+        if t.kind not in self.kinds:
+            raise TilesError(f"{_name(t)}: this rule set's tiles have none")
         if t.red and not self.red_fives:
             raise TilesError(f"{_name(t)}: this rule set has no red fives; write the five as 5")
         copies = [4 * t.kind] if t.red else [4 * t.kind + i for i in (1, 2, 3)] + (
@@ -177,7 +190,7 @@ def score_hand(rules: RuleSet, state: GameState, seat: int, *, tsumo: bool, riic
         raise TilesError(f"a hand by tiles is {{\"tiles\", \"win\", and optionally \"melds\", \"flags\", "
                          f"\"dora\", \"ura\"}}, got {hand!r}")
     flags = _flags(hand.get("flags", []))
-    box = _Box(rules.red_fives > 0)
+    box = _Box(rules)
     concealed = [box.take(t) for t in parse_tiles(hand["tiles"], "tiles")]
     win = parse_tiles(hand["win"], "the winning tile")
     if len(win) != 1:

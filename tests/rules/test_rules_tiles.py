@@ -194,3 +194,17 @@ def test_the_package_is_not_loaded_until_a_hand_is_scored():
             "print(sorted(m for m in sys.modules if m.split('.')[0] == 'mahjong'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_with_kiriage_example_2_is_paid_as_a_mangan():
+    s = scored(WRC, {"tiles": "123m33m123456789s", "win": "9s"}, riichi=True)
+    assert s.win(1) == {"seat": 1, "han": 4, "fu": 30} and s.limit == "mangan"
+    assert paid(WRC, s) == 8000
+
+
+def test_sanma_has_no_characters_between_1_and_9():
+    sanma = load_ruleset("sanma")
+    with pytest.raises(TilesError, match="2m: this rule set's tiles have none"):
+        scored(sanma, {"tiles": "234m789p12345p666p", "win": "6p"}, tsumo=True)
+    s = scored(sanma, {"tiles": "111m99m123p456s777z", "win": "9m", "dora": "1m"})  # 1m shows 9m as dora
+    assert yaku(s) == {"Yakuhai (chun)": 1, "Dora": 2}
