@@ -71,7 +71,7 @@ def play_by_tapping(page: TilePage) -> None:
     if os.environ.get("MJTABLE_SCREENSHOTS"):
         page.driver.save_screenshot(str(SCREENSHOTS / "tiles-phone.png"))
     assert shown.splitlines()[0] == "South · Bo: 4 han 30 fu"
-    assert shown.splitlines()[1:] == ["Riichi 1 han", "Pinfu 1 han", "Ittsu 2 han"]
+    assert shown.splitlines()[1:] == ["Riichi 1 han", "Pinfu 1 han", "Ittsu 2 han", "fu: base 30"]
     assert page.preview()[1].startswith("South · Bo +7700")
     assert page.confirm() == "hand E1 recorded"
 
@@ -86,6 +86,7 @@ def play_by_tapping(page: TilePage) -> None:
     assert "1 dora indicator(s) given; the table shows 2" in page.refusal()
     page.tap(3, "dora", "2z")
     assert page.breakdown(3).splitlines()[0] == "South · Di: 1 han 70 fu"
+    assert page.text('#preview .breakdown[data-seat="3"] .fu').startswith("fu: closed terminal kan 32, ")
     page.confirm()
 
     win_by_tiles(page, "E4", 0, "77z33m55m22p66p33s4s", "4s", "1z", discarder=1)

@@ -134,7 +134,9 @@ export function breakdownHtml(hands, status) {
     const yaku = h.yaku.map((y) => `<li>${esc(y.name)} <span class="han">${h.yakuman ? "yakuman" : `${y.han} han`}</span></li>`).join("");
     const value = h.yakuman ? `${h.yakuman > 1 ? `${h.yakuman}× ` : ""}yakuman` : `${h.han} han ${h.fu} fu`;
     const limit = h.limit && !h.yakuman ? ` (${esc(h.limit)})` : "";
+    const fu = h.yakuman ? "" : `<p class="fu">fu: ${h.fu_parts.map((f) =>
+      `${esc(f.reason.replace(/_/g, " "))} ${f.fu}`).join(", ")}${h.fu_parts.length > 1 ? ` → ${h.fu}` : ""}</p>`;
     return `<div class="breakdown" data-seat="${h.seat}"><p>${esc(seatLabel(status, h.seat))}: <strong>${esc(value)}</strong>${limit}</p>
-      <ul>${yaku}</ul></div>`;
+      <ul>${yaku}</ul>${fu}</div>`;
   }).join("");
 }
