@@ -246,6 +246,10 @@ async def _preview(service, hand: int, result: dict) -> dict:
     return service.controller.results.preview(hand, result)
 
 
+async def _score_tiles(service, hand: int, result: dict) -> dict:
+    return service.controller.results.by_tiles(hand, result)
+
+
 TABLE: tuple[Op, ...] = (
     Op("status", _status, role="spectator", read=True),
     Op("start", _start, {
@@ -293,5 +297,9 @@ TABLE: tuple[Op, ...] = (
         "game": Arg(lambda v: is_int(v) and v >= 1, "a game id (an integer, from games)", required=False),
     }, role="spectator", read=True),
     Op("preview", _preview, _RESULT, role="player", read=True),
+    Op("score_tiles", _score_tiles, {**_RESULT, "result": Arg(
+        lambda v: isinstance(v, dict) and v.get("kind") in ("ron", "tsumo") and isinstance(v.get("winners"), list),
+        'a win (\"kind\" ron or tsumo) whose winners give \"tiles\" for their han and fu')},
+       role="player", read=True),
 )
 BY_NAME: dict[str, Op] = {op.name: op for op in TABLE}

@@ -15,6 +15,7 @@ from controller.api.client import Client, ClientError, RequestError
 from controller.commands.status_text import describe_status, time_limit_line
 from controller.club.players import SEATINGS, parse_player
 from controller.club.time_limit import SIGNALS
+from controller.rules.tiles import FLAGS, MELD_KINDS
 
 
 # one line per command (this module serves several; see controller/cli.py)
@@ -103,6 +104,46 @@ class _WinnerField(argparse.Action):
         winner[self.dest] = value
 
 
+class _HandField(argparse.Action):
+    """--tiles, --win, --meld, --flag, --dora, --ura: the winner's hand by its tiles (op score_tiles)."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if not namespace.winners:
+            parser.error(f"{option_string} must follow the --winner it belongs to")
+        hand = namespace.winners[-1].setdefault("tiles", {})
+        key = self.dest.removeprefix("hand_")
+        if key in ("melds", "flags"):
+            hand.setdefault(key, []).append(value)
+        elif key in hand:
+            parser.error(f"{option_string} given twice for winner {namespace.winners[-1]['seat']}")
+        else:
+            hand[key] = value
+
+
+def _meld(text: str) -> dict:
+    kind, _, tiles = text.partition(":")
+    kind = kind.replace("-", "_")
+    if kind not in MELD_KINDS or not tiles:
+        raise argparse.ArgumentTypeError(f"{text!r}: write KIND:TILES, KIND one of "
+                                         f"{', '.join(k.replace('_', '-') for k in MELD_KINDS)} (pon:555z)")
+    return {"kind": kind, "tiles": tiles}
+
+
+def _add_tile_options(group) -> None:
+    group.add_argument("--tiles", dest="hand_tiles", action=_HandField, metavar="TILES",
+                       help="riichi rule sets, instead of --han/--fu: the concealed tiles with the winning tile "
+                            "(123m406p789s11z: m p s z, 0 a red five); the rules engine counts yaku, han and fu")
+    group.add_argument("--win", dest="hand_win", action=_HandField, metavar="TILE", help="with --tiles: the winning tile")
+    group.add_argument("--meld", dest="hand_melds", type=_meld, action=_HandField, metavar="KIND:TILES",
+                       help="with --tiles, once a meld: chi:123m, pon:555z, kan:1111s (open), added-kan:, closed-kan:")
+    group.add_argument("--flag", dest="hand_flags", choices=FLAGS, action=_HandField,
+                       help="with --tiles, once a flag: how the hand was won (riichi is the declaration's)")
+    group.add_argument("--dora", dest="hand_dora", action=_HandField, metavar="TILES",
+                       help="with --tiles: the dora indicators the table turned (3m, or 3m7z after a kan)")
+    group.add_argument("--ura", dest="hand_ura", action=_HandField, metavar="TILES",
+                       help="with --tiles, a winner in riichi: the ura dora indicators")
+
+
 def _add_winner_options(parser: argparse.ArgumentParser, discard_win: bool) -> None:
     group = parser.add_argument_group("winner (repeat --winner for each winner, each followed by its value)")
     group.add_argument("--winner", type=_seat, action=_NewWinner, dest="winners", metavar="SEAT", required=True,
@@ -111,6 +152,7 @@ def _add_winner_options(parser: argparse.ArgumentParser, discard_win: bool) -> N
     group.add_argument("--fu", type=int, action=_WinnerField, metavar="N", help="han-fu rule sets: the hand's fu")
     group.add_argument("--yakuman", type=int, action=_WinnerField, metavar="N", help="limit hands: number of yakuman")
     group.add_argument("--points", type=int, action=_WinnerField, metavar="N", help="point-based rule sets (Zung Jung, MCR)")
+    _add_tile_options(group)
     if discard_win:
         group.add_argument("--responsible", type=_responsible, action=_WinnerField, metavar="SEAT|none",
                            help="point-based rule sets: who pays for the discard (none = no one)")
@@ -210,7 +252,10 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
     if op == "result":
         result = _result_object(args)
         hand = args.hand if args.hand is not None else _hand_in_play(client)
-        return client.request("result", hand=hand, result=result)
+        if not any("tiles" in w for w in result.get("winners", [])):
+            return client.request("result", hand=hand, result=result)
+        scored = client.request("score_tiles", hand=hand, result=result)  # refused: nothing entered
+        return {**client.request("result", hand=hand, result=scored["result"]), "hands": scored["hands"]}
     if op == "start":
         fields = {"ruleset": args.ruleset, "dealer": args.dealer, "players": args.players, "seating": args.seating,
                   "round": args.round,
@@ -259,11 +304,21 @@ def run(args: argparse.Namespace) -> int:
 
 def describe(reply: dict) -> str:
     """The reply for people: a result says whether it was recorded; anything else as an outline."""
+    if "hands" in reply:  # scored by tiles, then entered
+        return "\n".join([*map(hand_breakdown, reply["hands"]), describe({"duplicate": reply["duplicate"]})])
     if "duplicate" in reply:
         return "that hand's result was already recorded; nothing changed" if reply["duplicate"] else "recorded"
     if "time_limit" in reply:  # a signal given
         return time_limit_line(reply["time_limit"])
     return "\n".join(_outline(reply)) or "ok"
+
+
+def hand_breakdown(hand: dict) -> str:
+    """A hand scored by its tiles, for people: `seat 1: Riichi 1, Pinfu 1 = 2 han 30 fu`."""
+    yaku = ", ".join(f"{y['name']} {'yakuman' if y['han'] >= 13 and hand['yakuman'] else y['han']}"
+                     for y in hand["yaku"])
+    value = f"{hand['yakuman']} yakuman" if hand["yakuman"] else f"{hand['han']} han {hand['fu']} fu"
+    return f"seat {hand['seat']}: {yaku} = {value}" + (f" ({hand['limit']})" if hand["limit"] else "")
 
 
 def _outline(value: dict, indent: str = "") -> list[str]:

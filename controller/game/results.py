@@ -7,6 +7,7 @@ import json
 
 from controller import rules as R
 from controller.errors import Refusal
+from controller.rules.tiles import score_hand
 from controller.game.game import InPlay
 
 
@@ -58,14 +59,47 @@ class Results:
     def preview(self, seq: int, result: dict) -> dict:
         """What the result would give (payments, scores), applying nothing."""
         g, rules = self.play.game, self.play.rules
-        if g.hand is None or g.hand.seq <= g.settled:
-            raise Refusal("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
-        if self.taken(seq):
-            raise Refusal("not_allowed", f"hand {seq} has its result already")
+        self._awaited(seq)
         result = self.checked(seq, result)
         outcome = R.apply_result(rules, g.state, result)
         return {"result": result, "payments": list(outcome.payments), "scores": list(outcome.state.scores),
                 "riichi_sticks_after": outcome.riichi_sticks_after, "game_over": outcome.game_over}
+
+    def _awaited(self, seq: int) -> None:
+        g = self.play.game
+        if g.hand is None or g.hand.seq <= g.settled:
+            raise Refusal("not_allowed", f"no hand is waiting for a result (state {self.sm.state})")
+        if self.taken(seq):
+            raise Refusal("not_allowed", f"hand {seq} has its result already")
+
+    def by_tiles(self, seq: int, result: dict) -> dict:
+        """The preview of a win whose winners give their tiles (``"tiles"``) for han and fu:
+        each such hand scored by the rules (controller/rules/tiles.py), the result as it would
+        be entered (`result`), the breakdowns (`hands`, one a winner by tiles)."""
+        g, rules = self.play.game, self.play.rules
+        self._awaited(seq)
+        if seq != g.hand.seq:
+            raise Refusal("wrong_hand", f"result is for hand {seq}, the hand in play is {g.hand.seq}")
+        riichi = result.get("riichi", g.hand.riichi)
+        winners, hands = [], []
+        for w in result.get("winners") or []:
+            if not (isinstance(w, dict) and "tiles" in w):
+                winners.append(w)
+                continue
+            seat = w.get("seat")
+            if seat not in rules.seats or set(w) != {"seat", "tiles"}:
+                raise Refusal("invalid_result", f"a winner by tiles is {{\"seat\": a seat in play, \"tiles\": "
+                                                f"{{...}}}}, got {w!r}")
+            try:
+                scored = score_hand(rules, g.state, seat, tsumo=result["kind"] == "tsumo",
+                                    riichi=isinstance(riichi, list) and seat in riichi, hand=w["tiles"],
+                                    dora_shown=g.hand.dora_shown)
+            except R.ResultError as exc:
+                several = sum(isinstance(x, dict) and "tiles" in x for x in result["winners"]) > 1
+                raise Refusal("invalid_result", f"seat {seat}: {exc}" if several else str(exc)) from None
+            winners.append(scored.win(seat))
+            hands.append({"seat": seat, **scored.breakdown()})
+        return {**self.preview(seq, {**result, "winners": winners}), "hands": hands}
 
     def taken(self, seq: int) -> bool:
         """Hand ``seq`` of this game has its result: settled, or taken and being stored."""

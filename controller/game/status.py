@@ -62,7 +62,7 @@ def rules_form(rules: R.RuleSet) -> dict[str, Any]:
     pay = rules.payment
     han_fu = pay.scheme == "riichi"
     return {"scheme": pay.scheme, "multiple_ron": rules.multiple_ron, "riichi": rules.riichi is not None,
-            "abortive_draw": rules.draw.abortive,
+            "abortive_draw": rules.draw.abortive, "red_fives": rules.red_fives,
             "han_fu": {"limit_han": pay.limits[0].han, "seven_pairs_fu": pay.seven_pairs_fu, "max_fu": pay.max_fu,
                        "max_yakuman": pay.max_yakuman} if han_fu else None,
             "points": None if han_fu else {"min": pay.min_points, "max": pay.max_points}}

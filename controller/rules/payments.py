@@ -26,6 +26,17 @@ def base_points(p: HanFuScoring, win: Win) -> int:
     return min(base, p.mangan_base)
 
 
+def limit_name(p: HanFuScoring, win: Win) -> str | None:
+    """The limit the hand is paid at (mangan ... yakuman), None below mangan."""
+    if win.yakuman:
+        return "yakuman" if win.yakuman == 1 else f"{win.yakuman}× yakuman"
+    limit = next((lim for lim in reversed(p.limits) if win.han >= lim.han), None)
+    if limit is not None:
+        return limit.name
+    fixed = base_points(p, win) == p.mangan_base  # capped, or rounded up (kiriage)
+    return p.limits[0].name if fixed else None
+
+
 def _hanfu(rules: RuleSet, dealer: int, win: Win, result: Result, honba: int) -> dict[int, int]:
     """Payer seat → amount for a riichi hand (counters included)."""
     p, c = rules.payment, rules.counters

@@ -138,6 +138,9 @@ class HanFuScoring:
     max_yakuman: int = field(metadata=spec(min=1, max=6))
     seven_pairs_fu: int = field(metadata=spec(min=20, max=110))
     max_fu: int = field(metadata=spec(min=30, max=200))
+    # all simples counts on an open hand too (kuitan): EMA 2016, WRC and M.League alike;
+    # read only when a hand is scored by its tiles (controller/rules/tiles.py)
+    open_tanyao: bool = True
 
     def problems(self) -> Problems:
         limits = self.limits

@@ -227,3 +227,22 @@ class Page:
         """Confirm the result; the notice the page then shows."""
         self.click("#confirm")
         return self.wait_text("#entry .notice", "recorded")
+
+
+def game_both_ways(browser, web_table: WebTable, more_procs: Processes, cli_game: list, play, page_class=None):
+    """A game played on the page by ``play(page)`` (as a player, the operator having started
+    it) while ``cli_game`` is typed at the CLI on a second table: (the page, the CLI's journal)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ..e2e.e2e_harness import play_game
+
+    with ThreadPoolExecutor(1) as background:
+        typed = background.submit(lambda: play_game(cli_table(more_procs), cli_game,
+                                                    "--ruleset", EAST_ONLY, "--players", *PLAYERS))
+        page = (page_class or Page)(browser, web_table.url).open()
+        page.log_in_operator()
+        pin = page.start_game(EAST_ONLY, PLAYERS)
+        page.log_out()
+        page.log_in_player(pin)
+        play(page)
+        return page, typed.result().journal

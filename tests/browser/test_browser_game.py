@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import os
 import urllib.request
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..e2e.e2e_harness import Hand, draw, play_game, ron, tsumo
-from .browser_harness import DESKTOP, EAST_ONLY, PHONE, PLAYERS, Page, cli_table
+from ..e2e.e2e_harness import Hand, draw, ron, tsumo
+from .browser_harness import DESKTOP, PHONE, Page, game_both_ways
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
 
@@ -89,17 +88,8 @@ def play_by_clicking(page: Page) -> None:
 
 
 def test_a_whole_game_by_clicking_gives_the_journal_of_the_same_game_at_the_cli(browser, web_table, more_procs):
-    with ThreadPoolExecutor(1) as background:
-        # the same game typed at the CLI on a second table, meanwhile
-        typed = background.submit(lambda: play_game(cli_table(more_procs), CLI_GAME,
-                                                    "--ruleset", EAST_ONLY, "--players", *PLAYERS))
-        page = Page(browser, web_table.url).open()
-        page.log_in_operator()
-        pin = page.start_game(EAST_ONLY, PLAYERS)
-        page.log_out()
-        page.log_in_player(pin)
-        play_by_clicking(page)
-        cli_journal = typed.result().journal
+    # the same game typed at the CLI on a second table, meanwhile
+    page, cli_journal = game_both_ways(browser, web_table, more_procs, CLI_GAME, play_by_clicking)
 
     web_table.wait_game_over()
     assert same_game(web_table.journal()) == same_game(cli_journal)

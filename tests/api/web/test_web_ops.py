@@ -11,6 +11,8 @@ from ...support.processes import MJTABLE
 from .web_harness import SECRET
 
 RON = {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}], "riichi": []}
+BY_TILES = {**RON, "winners": [{"seat": 1, "tiles": {"tiles": "123m33m123456789s", "win": "9s", "dora": "1z"}}]}
+NO_WIN = {**RON, "winners": [{"seat": 1, "tiles": {"tiles": "123m33m123456788s", "win": "8s", "dora": "1z"}}]}
 
 # (op, args, HTTP status) sent with hand 1 in play: each changes nothing, or nothing twice
 IN_PLAY = [
@@ -20,6 +22,8 @@ IN_PLAY = [
     ("preview", {"hand": 1, "result": RON}, 200),
     ("preview", {"hand": 1, "result": {**RON, "winners": [{"seat": 1, "han": 1, "fu": 20}]}}, 400),
     ("preview", {"hand": 2, "result": RON}, 409),
+    ("score_tiles", {"hand": 1, "result": BY_TILES}, 200),
+    ("score_tiles", {"hand": 1, "result": NO_WIN}, 400),
     ("start", {}, 409),
     ("result", {"hand": 2, "result": RON}, 409),
     ("result", {"hand": 1, "result": {"kind": "win"}}, 400),

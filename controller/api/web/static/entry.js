@@ -2,6 +2,7 @@
 // the values the rule set allows, the payments the rules engine computes (op `preview`),
 // then the confirmation, which carries the hand's seq so that a resend is applied once.
 import { Refused, op } from "./api.js";
+import { TileHand, breakdownHtml } from "./tiles.js";
 import { esc, seatLabel, seatsOf, signed } from "./words.js";
 
 const KINDS = [
@@ -72,6 +73,10 @@ export class ResultEntry {
   // ------------------------------------------------------------------ the result object
 
   win(w, tsumo) {
+    if (w.tiles) {  // scored by its tiles (tiles.js): the engine gives han and fu
+      const hand = w.tiles.request();
+      return hand && { seat: w.seat, tiles: hand };
+    }
     if (this.rules.scheme === "riichi") {
       if (w.yakuman) return { seat: w.seat, yakuman: w.yakuman };
       return w.fu == null ? { seat: w.seat, han: w.han } : { seat: w.seat, han: w.han, fu: w.fu };
@@ -86,9 +91,9 @@ export class ResultEntry {
     switch (f.kind) {
       case "ron":
         if (f.discarder == null || !f.winners.length) return null;
-        return { kind: "ron", discarder: f.discarder, winners: f.winners.map((w) => this.win(w, false)) };
+        return this.whole({ kind: "ron", discarder: f.discarder, winners: f.winners.map((w) => this.win(w, false)) });
       case "tsumo":
-        return f.winners.length ? { kind: "tsumo", winners: [this.win(f.winners[0], true)] } : null;
+        return f.winners.length ? this.whole({ kind: "tsumo", winners: [this.win(f.winners[0], true)] }) : null;
       case "draw":
         return { kind: "draw", tenpai: [...f.tenpai].sort() };
       case "abortive":
@@ -98,6 +103,16 @@ export class ResultEntry {
       default:
         return null;
     }
+  }
+
+  // A win with a hand still being tapped is not a result yet.
+  whole(result) {
+    return result.winners.every(Boolean) ? result : null;
+  }
+
+  // The op that previews it: a win by tiles is scored first.
+  previewOp(result) {
+    return result.winners?.some((w) => w.tiles) ? "score_tiles" : "preview";
   }
 
   newWinner(seat) {
@@ -139,7 +154,12 @@ export class ResultEntry {
     const button = event.target.closest("button");
     if (!button || button.disabled) return;
     const { action, kind, pick, seat } = button.dataset;
-    if (kind) {
+    if (button.dataset.tilesWinner !== undefined) {
+      this.form.winners[Number(button.dataset.tilesWinner)]?.tiles?.click(button.dataset);
+    } else if (action === "by-tiles") {
+      const w = this.form.winners[Number(button.dataset.winner)];
+      w.tiles = w.tiles ? null : new TileHand();
+    } else if (kind) {
       this.form = { ...this.form, kind, winners: [], discarder: null, offender: null,
                     tenpai: kind === "draw" ? [...(this.status.hand_in_play?.riichi ?? [])] : [] };
     } else if (pick) {
@@ -201,7 +221,7 @@ export class ResultEntry {
     this.renderPreview();
     let answer;
     try {
-      answer = { json, reply: await op("preview", { hand: this.seq, result }) };
+      answer = { json, reply: await op(this.previewOp(result), { hand: this.seq, result }) };
     } catch (e) {
       answer = { json, error: this.words(e) };
     }
@@ -217,8 +237,10 @@ export class ResultEntry {
   }
 
   async confirm() {
-    const result = this.result();
-    if (!result || this.busy) return;
+    const asked = this.result();
+    if (!asked || this.busy) return;
+    // a win by tiles goes in as the han/fu result the engine made of it
+    const result = this.preview?.reply?.hands ? this.preview.reply.result : asked;
     this.busy = true;
     this.render();
     const label = this.status.hand_in_play?.label ?? "";
@@ -228,7 +250,7 @@ export class ResultEntry {
       this.reset();
     } catch (e) {
       this.notice = "";
-      this.preview = { json: JSON.stringify(result), error: this.words(e) };
+      this.preview = { json: JSON.stringify(asked), error: this.words(e) };
       this.busy = false;
     }
     this.render();
@@ -258,13 +280,19 @@ export class ResultEntry {
     const tsumo = this.form.kind === "tsumo";
     const who = `<span class="who">${esc(seatLabel(this.status, w.seat))}</span>`;
     if (this.rules.scheme === "riichi") {
+      const toggle = `<button type="button" class="by-tiles" data-action="by-tiles" data-winner="${i}">${
+        w.tiles ? "Enter han and fu instead" : "Tap the tiles instead"}</button>`;
+      if (w.tiles) {
+        const shown = this.status.walls?.dora_indicators?.length ?? 0;
+        return `<div class="winner" data-seat="${w.seat}">${who} ${toggle}${w.tiles.html(i, this.rules, shown)}</div>`;
+      }
       const hanFu = this.rules.han_fu;
       const fu = fuOptions(hanFu, w.han, tsumo).map((v) => [v == null ? "" : `${v}`, v == null ? "no fu needed" : `${v} fu`]);
       const han = w.yakuman ? `y${w.yakuman}` : `${w.han}`;
       const fuSelect = w.yakuman ? "" :
         `<select name="fu" data-winner="${i}" aria-label="fu">${options(fu, w.fu == null ? "" : `${w.fu}`)}</select>`;
       return `<div class="winner" data-seat="${w.seat}">${who}
-        <select name="han" data-winner="${i}" aria-label="han">${options(hanOptions(hanFu), han)}</select>${fuSelect}</div>`;
+        <select name="han" data-winner="${i}" aria-label="han">${options(hanOptions(hanFu), han)}</select>${fuSelect} ${toggle}</div>`;
     }
     const { min = 1, max = null } = this.rules.points ?? {};
     let responsible = "";
@@ -311,7 +339,7 @@ export class ResultEntry {
     else if (ready) {
       const rows = seatsOf(this.status).map((s) => `<tr data-seat="${s}"><td>${esc(seatLabel(this.status, s))}</td>
         <td class="pay">${signed(p.reply.payments[s])}</td><td>${p.reply.scores?.[s] ?? ""}</td></tr>`).join("");
-      body = `<table class="payments"><thead><tr><th>seat</th><th>pays / gets</th><th>score after</th></tr></thead>
+      body = `${p.reply.hands ? breakdownHtml(p.reply.hands, this.status) : ""}<table class="payments"><thead><tr><th>seat</th><th>pays / gets</th><th>score after</th></tr></thead>
         <tbody>${rows}</tbody></table>`;
     }
     return `<div id="preview" aria-live="polite">${body}</div>
