@@ -40,16 +40,22 @@ class Processes:
         return proc
 
     def stop_all(self) -> None:
-        for proc in reversed(self.started):  # controllers before the tables they talk to
-            if proc.poll() is None:
-                proc.terminate()  # a demo ends the simulators it started; SIGKILL would orphan them
-            try:
-                proc.wait(10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(10)
-            if proc.stdout:
-                proc.stdout.close()
+        stop_in_order(self.started)
+
+
+def stop_in_order(processes: list[subprocess.Popen], patience: float = 10.0) -> None:
+    """SIGTERM each, the last started first (controllers before the tables they talk to; a
+    demo ends the simulators it started, which SIGKILL would orphan), SIGKILL what stays."""
+    for proc in reversed(processes):
+        if proc.poll() is None:
+            proc.terminate()
+        try:
+            proc.wait(patience)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(patience)
+        if proc.stdout:
+            proc.stdout.close()
 
 
 def stderr_of(proc: subprocess.Popen) -> str:

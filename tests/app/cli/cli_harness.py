@@ -12,7 +12,7 @@ from pathlib import Path
 
 from firmware_protocol.profile import DEFAULT_PROFILE
 
-from ...support.processes import MJTABLE, wait_for
+from ...support.processes import MJTABLE, stop_in_order, wait_for
 
 TIMEOUT = 20.0
 
@@ -83,13 +83,4 @@ class Table:
         return self
 
     def stop(self) -> None:
-        for proc in reversed(self.processes):  # the controller before the table it talks to
-            if proc.poll() is None:
-                proc.terminate()
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
-            if proc.stdout:
-                proc.stdout.close()
+        stop_in_order(self.processes, patience=5.0)
