@@ -230,6 +230,8 @@ class WebServer:
             raise Refusal("bad_request", "subscribe: over HTTP the events come on the WebSocket GET /api/events")
         await self._allowed(request, role_for(op, self.settings.spectators), changes=True)
         body = await _body(request)
+        if "op" in body:  # the path names the op: one in the body as well is a mistake, not a choice
+            raise Refusal("bad_request", f"{op}: unknown argument 'op' (the op is named by the path)")
         op, args = check_request({**body, "op": op})
         return _reply(await answer(self.handler, op, args))
 
