@@ -49,10 +49,12 @@ async def serve(connection, prefix: str, host: str, port: int) -> int:
     from controller.api.floor.board import Board
     from controller.api.floor.broker import follow
     from controller.api.floor.web import FloorView, build_app
+    from controller.api.listen import guard_server
 
     view = FloorView(Board(prefix))
     runner = web.AppRunner(build_app(view), access_log=None)
     await runner.setup()
+    guard_server(runner.server, "floor view")
     try:
         await web.TCPSite(runner, host, port).start()
     except OSError as exc:
