@@ -25,10 +25,14 @@ from aiohttp import web
 
 from controller.api.floor.board import Board
 from controller.api.listen import host_is_ours
+from controller.api.web.access import Access
+from controller.errors import Refusal
 
 log = logging.getLogger("mjtable.floor")
 STATIC = Path(__file__).with_name("static")
 BACKLOG = 1000  # messages a browser may fall behind before it is dropped
+COOKIE = "mjtable_floor"
+MAX_LOGIN_BODY = 1024  # bytes of a login request
 MAX_STREAMS = 64        # WebSockets open at once
 MAX_STREAMS_PER_ADDRESS = 8
 MAX_WS_MESSAGE = 1024   # bytes: the page sends nothing
@@ -38,8 +42,11 @@ HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"
 
 
 class FloorView:
-    def __init__(self, board: Board) -> None:
+    """``access``: the parlour's operator secret, which opens the floor (None: open to all)."""
+
+    def __init__(self, board: Board, access: Access | None = None) -> None:
         self.board = board
+        self.access = access
         self.broker: dict[str, Any] = {"up": False, "why": "not connected yet"}
         self._queues: set[asyncio.Queue] = set()
         self._streams: dict[str, int] = {}  # open WebSockets by address
@@ -65,6 +72,32 @@ class FloorView:
     def whole(self) -> dict[str, Any]:
         return {"type": "floor", "prefix": self.board.prefix, "broker": self.broker, "server_time": time.time(),
                 "tiles": self.board.tiles_as_dicts()}
+
+    # ---- who may look ----
+    async def logged_in(self, request: web.Request) -> bool:
+        if self.access is None:
+            return True
+        auth = request.headers.get("Authorization", "")
+        if auth.startswith("Bearer "):
+            return await self.access.bearer(request.remote or "unknown", auth[len("Bearer "):].strip()) == "operator"
+        return self.access.login_of(request.cookies.get(COOKIE)) is not None
+
+    async def session(self, request: web.Request) -> web.Response:
+        return web.json_response({"login": self.access is not None, "in": await self.logged_in(request)})
+
+    async def login(self, request: web.Request) -> web.Response:
+        if self.access is None:
+            return web.json_response({"ok": True})
+        body = await request.content.read(MAX_LOGIN_BODY + 1)
+        try:
+            secret = json.loads(body).get("secret") if len(body) <= MAX_LOGIN_BODY else None
+        except (ValueError, AttributeError):
+            secret = None
+        token, _ = await self.access.login(request.remote or "unknown", "operator", secret)
+        response = web.json_response({"ok": True})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", secure=request.secure)
+        log.info("floor view: logged in from %s", request.remote)
+        return response
 
     # ---- the browsers ----
     async def socket(self, request: web.Request) -> web.StreamResponse:
@@ -104,6 +137,10 @@ class FloorView:
         return web.json_response(self.whole())
 
 
+VIEW = web.AppKey("view", FloorView)
+_OPEN = {"/", "/session", "/login"}  # and the page's files: the rest needs the login
+
+
 @web.middleware
 async def _guard(request: web.Request, handler) -> web.StreamResponse:
     """Host and Origin first (DNS rebinding, other sites' pages); the headers on every reply."""
@@ -113,14 +150,28 @@ async def _guard(request: web.Request, handler) -> web.StreamResponse:
     elif origin is not None and urlsplit(origin).netloc != request.host:
         response = web.json_response({"error": "request from another site's page (Origin) refused"}, status=403)
     else:
-        response = await handler(request)
+        response = await _logged_in_first(request, handler)
     if not response.prepared:  # a WebSocket's headers are sent
         response.headers.update(HEADERS)
     return response
 
 
+async def _logged_in_first(request: web.Request, handler) -> web.StreamResponse:
+    view = request.app[VIEW]
+    try:
+        if request.path not in _OPEN and not request.path.startswith("/static/") and not await view.logged_in(request):
+            raise Refusal("unauthorized", "log in with the parlour's operator secret (POST /login)")
+        return await handler(request)
+    except Refusal as exc:
+        status = {"unauthorized": 401, "locked_out": 429}.get(exc.code, 400)
+        return web.json_response({"ok": False, "error": {"code": exc.code, "message": exc.message}}, status=status)
+
+
 def build_app(view: FloorView) -> web.Application:
     app = web.Application(middlewares=[_guard])
+    app[VIEW] = view
+    app.router.add_get("/session", view.session)
+    app.router.add_post("/login", view.login)
     app.router.add_get("/", view.index)
     app.router.add_get("/ws", view.socket)
     app.router.add_get("/tables", view.tables)

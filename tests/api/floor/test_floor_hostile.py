@@ -10,13 +10,15 @@ from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from controller.api.floor.web import MAX_STREAMS_PER_ADDRESS
 
 from ...support.browser import chromium
-from .conftest import publish, status
+from ..web.web_harness import SECRET, SECRET_HASH
+from .conftest import publish, start_floor, status
 
 WAIT = 15.0
 PWN = "javascript:document.title='pwned';window.pwned=1"
@@ -85,3 +87,21 @@ def test_streams_are_capped_and_a_message_to_ws_ends_it(floor):
             for stream in streams:
                 await stream.close()
     asyncio.run(probe())
+
+
+def test_with_a_secret_file_the_floor_asks_for_the_operator_secret(procs, broker):
+    (procs.folder / "floor-secret").write_text(SECRET_HASH + "\n")
+    floor = start_floor(procs, broker, "--secret-file", str(procs.folder / "floor-secret"))
+    publish(broker, "t1", "status", status(seat_players=[{"seat": 0, "name": "Ann"}]))
+    assert _get(floor.url, "/tables", {})[0] == 401
+    assert _get(floor.url, "/tables", {"Authorization": f"Bearer {SECRET}"})[0] == 200
+    with chromium() as page:
+        page.get(floor.url)
+        wait = WebDriverWait(page, WAIT)
+        secret = wait.until(lambda p: p.find_element(By.NAME, "secret"))
+        assert page.find_elements(By.CSS_SELECTOR, ".tile") == []
+        secret.send_keys("not the secret", Keys.ENTER)
+        wait.until(lambda p: "wrong operator secret" in p.find_element(By.ID, "login-error").text)
+        secret.clear()
+        secret.send_keys(SECRET, Keys.ENTER)
+        assert "Ann" in wait.until(lambda p: p.find_element(By.ID, "tile-t1")).text

@@ -190,4 +190,27 @@ setInterval(() => {
   }
 }, 1000);
 
-connect();
+// With `mjtable floor --secret-file`, the floor shows once logged in with the operator secret.
+async function start() {
+  const session = await (await fetch("/session")).json();
+  const form = document.getElementById("login");
+  if (!session.login || session.in) {
+    connect();
+    return;
+  }
+  form.hidden = false;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reply = await fetch("/login", {method: "POST", headers: {"Content-Type": "application/json"},
+                                         body: JSON.stringify({secret: form.elements.secret.value})});
+    const body = await reply.json();
+    if (!reply.ok) {
+      document.getElementById("login-error").textContent = body.error.message;
+      return;
+    }
+    form.hidden = true;
+    connect();
+  });
+}
+
+start();
