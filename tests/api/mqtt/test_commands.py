@@ -102,10 +102,11 @@ def test_a_command_is_run_once_per_id_and_needs_one(procs, broker):
     reply_topic = f"{TREE}/command/reply"
     with Listener(broker.port, "operator", reply_topic) as operator:
         for request in ({"op": "start"}, {"op": "start", "id": 7}, {"op": "start", "id": 7},
-                        {"op": "status", "id": "last"}):
+                        '{"op": "status", "op": "pause", "id": "twice"}', {"op": "status", "id": "last"}):
             operator.publish(f"{TREE}/command", request)
         operator.wait(reply_topic, lambda m: m.json().get("id") == "last")
         replies = [m.json() for m in operator.on(reply_topic)]
-    assert [(r.get("id"), r["ok"]) for r in replies] == [(None, False), (7, True), ("last", True)]
+    assert [(r.get("id"), r["ok"]) for r in replies] == [(None, False), (7, True), (None, False), ("last", True)]
+    assert replies[2]["error"]["code"] == "bad_json" and replies[-1]["state"] != "paused"
     assert replies[0]["error"]["code"] == "bad_request" and '"id"' in replies[0]["error"]["message"]
     assert len(table.client.request("journal")["games"]) == 1

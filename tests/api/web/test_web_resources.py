@@ -8,6 +8,7 @@ import re
 import resource
 import secrets
 import socket
+import time
 
 import aiohttp
 import pytest
@@ -28,14 +29,14 @@ def _open_files():
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
-def _default_files() -> None:
-    """The child's files as systemd gives a service by default (and no higher to raise to)."""
-    resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+def _files(limit: int):
+    """The child's open files, and no higher to raise to (1,024: what systemd gives by default)."""
+    return lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
 
 
-def _run(procs):
+def _run(procs, files: int = 1024):
     config = _web_config(procs, f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {SECRET_HASH}\n")
-    run = procs.start("run", "--config", str(config), name="run", preexec_fn=_default_files)
+    run = procs.start("run", "--config", str(config), name="run", preexec_fn=_files(files))
 
     def ready():
         assert run.poll() is None, stderr_of(run)
@@ -69,6 +70,20 @@ def test_idle_connections_leave_the_control_socket_answering_and_the_log_short(p
         for conn in idle:
             conn.close()
     assert Http(port).request("GET", "/api/status")[0] == 200
+
+
+def test_out_of_files_the_failed_accepts_are_one_line(procs):
+    run, port, _ = _run(procs, files=128)  # below the cap: accepting fails for want of files
+    lines_before = len(stderr_of(run).splitlines())
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(300)]
+    try:
+        wait_for(lambda: "cannot accept a connection" in stderr_of(run), "the failed accepts told")
+        time.sleep(3)  # the accept is retried every second: a few more tries
+        added = stderr_of(run).splitlines()[lines_before:]
+        assert len(added) <= 5 and "Traceback" not in stderr_of(run), "\n".join(added[:20])
+    finally:
+        for conn in idle:
+            conn.close()
 
 
 def test_an_oversized_header_leaves_no_byte_of_it_in_the_log(procs):
