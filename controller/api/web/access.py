@@ -154,8 +154,9 @@ class Access:
 
     def _take_back(self, attempt: tuple[float, str]) -> None:
         """A try that was right is no failure."""
-        self._all_failures.remove(attempt)
-        self._forget_one(*attempt)
+        if attempt in self._all_failures:  # not already forgotten, the window past while it was checked
+            self._all_failures.remove(attempt)
+            self._forget_one(*attempt)
 
     def _forget(self, now: float) -> None:
         """Failures older than the window go; the table holds at most MAX_TOTAL_FAILURES."""

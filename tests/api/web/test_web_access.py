@@ -155,3 +155,21 @@ def test_a_crowd_of_player_logins_never_ends_the_operators():
         asyncio.run(access.login("10.0.0.7", "player", pin))
     assert access.login_of(token).role == "operator"
     assert sum(login.role == "player" for login in access._logins.values()) == A.MAX_LOGINS
+
+
+def test_many_addresses_share_one_budget_and_cannot_flush_a_lockout():
+    now = [0.0]
+    access = A.Access("scrypt$2$1$1$AA==$AA==", clock=lambda: now[0])
+    pin = access.new_pin()
+    wrong = f"{(int(pin) + 1) % 10 ** A.PIN_DIGITS:0{A.PIN_DIGITS}d}"
+    codes = []
+    for i in range(1000):
+        with pytest.raises(Refusal) as refused:
+            asyncio.run(access.login(f"10.0.{i // 250}.{i % 250}", "player", wrong))
+        codes.append(refused.value.code)
+    assert codes.count("unauthorized") == A.MAX_TOTAL_FAILURES and len(access._failures) <= A.MAX_TOTAL_FAILURES
+    with pytest.raises(Refusal) as locked:
+        asyncio.run(access.login("10.0.0.0", "player", pin))
+    assert locked.value.code == "locked_out"
+    now[0] += A.FAILURE_WINDOW + 1
+    assert asyncio.run(access.login("10.0.0.0", "player", pin))[1].role == "player"
