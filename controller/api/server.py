@@ -66,7 +66,7 @@ OPS: dict[str, dict[str, Arg]] = {op.name: op.args for op in TABLE}
 def decode_request(line: bytes) -> dict:
     """The JSON object of one request line, or Refusal."""
     try:
-        request = json.loads(line)
+        request = json.loads(line, object_pairs_hook=_no_repeated_keys)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise Refusal("bad_json", f"not valid JSON: {exc}") from None
     except ValueError:  # an integer of more digits than Python converts
@@ -78,6 +78,16 @@ def decode_request(line: bytes) -> dict:
         raise Refusal("bad_json", f"not valid JSON here: nested more than {MAX_DEPTH} levels deep")
     if not isinstance(request, dict):
         raise Refusal("bad_request", f"a request is a JSON object, got {type(request).__name__}")
+    return request
+
+
+def _no_repeated_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """An object naming a key twice is refused: readers differ on which one counts."""
+    request = dict(pairs)
+    if len(request) < len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise json.JSONDecodeError(f"key {twice!r} given twice", "", 0)
     return request
 
 
@@ -184,7 +194,7 @@ class Subscription:
 
 
 async def answer_line(handler: ControlHandler, line: bytes,
-                      subscribe: Callable[[dict], Awaitable[dict]] | None = None) -> dict:
+                      subscribe: Callable[[dict], Awaitable[dict]] | None = None, needs_id: bool = False) -> dict:
     """The reply to one request line, as the socket and MQTT frame requests (with an ``id``
     echoed back). ``subscribe`` (given the status) turns the transport into an event
     stream; without it, `subscribe` is refused."""
@@ -195,6 +205,8 @@ async def answer_line(handler: ControlHandler, line: bytes,
         if not (client_id is None or isinstance(client_id, str) or is_int(client_id)):
             client_id = None
             raise Refusal("bad_request", '"id" must be a string or an integer')
+        if needs_id and client_id is None:
+            raise Refusal("bad_request", 'a command needs an "id" (a string or an integer), to be run once')
         op, args = check_request(request)
         if op == "subscribe" and subscribe is None:
             raise Refusal("not_allowed", "subscribe: not on this transport (it has its own event stream)")

@@ -31,11 +31,12 @@ topic write mjtable/+/command
 topic read mjtable/+/command/reply
 
 # each table (user name = table id) writes its own tree and reads its own command topic
+# (and writes it: to clear a retained command, which it never runs)
 pattern write mjtable/%u/status
 pattern write mjtable/%u/events
 pattern write mjtable/%u/availability
 pattern write mjtable/%u/command/reply
-pattern read mjtable/%u/command
+pattern readwrite mjtable/%u/command
 pattern write homeassistant/sensor/mjtable_%u_state/config
 pattern write homeassistant/sensor/mjtable_%u_hand/config
 pattern write homeassistant/sensor/mjtable_%u_fault/config

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.api.floor.schema import hand_summary, status_problem
+
 KINDS = ("status", "events", "availability")
 # What a tile shows of a table's status (docs/MQTT.md names them all).
 TILE_FIELDS = ("state", "ruleset", "hand", "hands_played", "scores", "seats", "seat_players", "dealer", "honba",
@@ -24,6 +26,7 @@ class Tile:
     online: bool | None = None  # None: no availability message yet
     fault_since: float | None = None  # Unix time the fault in play began
     last_hand: dict[str, Any] | None = None  # the latest hand_ended event's summary
+    problem: str | None = None  # why the status is not drawn (it breaks the schema)
 
     @property
     def fault_code(self) -> int | None:
@@ -32,7 +35,7 @@ class Tile:
     def as_dict(self) -> dict[str, Any]:
         """The tile as the page takes it: the fault as its code, message and since."""
         fault = self.status.get("fault") or {}
-        return {"table_id": self.table_id, "online": self.online, "last_hand": self.last_hand,
+        return {"table_id": self.table_id, "online": self.online, "last_hand": self.last_hand, "problem": self.problem,
                 **{k: self.status.get(k) for k in TILE_FIELDS},
                 "fault": fault.get("message"), "fault_code": fault.get("code"), "fault_since": self.fault_since}
 
@@ -81,7 +84,10 @@ class Board:
     @staticmethod
     def _status(tile: Tile, status: dict[str, Any], now: float) -> None:
         """The fault is dated by the table (its `since`), else from when the board first saw it."""
-        fault = status.get("fault") if isinstance(status.get("fault"), dict) else {}
+        tile.problem = status_problem(status)
+        if tile.problem is not None:
+            status = {"state": "bad status"}
+        fault = status.get("fault") or {}
         code = fault.get("code")
         if code is None:
             tile.fault_since = None
@@ -94,11 +100,10 @@ class Board:
     @staticmethod
     def _event(tile: Tile, event: dict[str, Any]) -> bool:
         """A hand's end is kept for its tile; the other events are in the next status."""
-        record = event.get("record")
-        if event.get("event") != "hand_ended" or not isinstance(record, dict):
+        summary = hand_summary(event.get("record")) if event.get("event") == "hand_ended" else None
+        if summary is None:
             return False
-        tile.last_hand = {"hand": record.get("hand"), "honba": record.get("honba"),
-                          "kind": (record.get("result") or {}).get("kind"), "payments": record.get("payments")}
+        tile.last_hand = summary
         return True
 
     def tile(self, table_id: str) -> dict[str, Any] | None:

@@ -6,7 +6,7 @@ is full the oldest events go, and their count is published once the broker is ba
 every (re)connect the publisher says `online`, republishes the discovery configs and the
 status; the broker's last will says `offline` for a controller that dies. Commands (when
 enabled) go through the control API's own shape check and the same Service.handle as the
-Unix socket.
+Unix socket, never a retained one and each id once (commands.py).
 """
 from __future__ import annotations
 
@@ -17,11 +17,13 @@ import ssl
 import time
 from collections import deque
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
-
 import aiomqtt
+from aiomqtt import ProtocolVersion
 
-from controller.api.server import MAX_MESSAGE, ControlHandler, answer_line, encode
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from controller.api.mqtt.commands import Commands
+from controller.api.server import ControlHandler, encode
 from controller.backoff import Backoff
 from controller.api.mqtt.settings import MqttSettings, parse_broker
 from controller.api.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discovery_configs, event_message,
@@ -52,6 +54,7 @@ class Publisher:
         self._task: asyncio.Task | None = None
         self._unsubscribe = None
         self.connections = 0  # successful connects so far
+        self._commands = Commands(handler)
 
     # ---- lifecycle ----
     def start(self) -> None:
@@ -138,7 +141,7 @@ class Publisher:
         if self.broker.tls:
             tls = ssl.create_default_context(cafile=str(s.tls) if s.tls else None)
         return aiomqtt.Client(self.broker.host, self.broker.port, username=s.username, password=password,
-                              identifier=f"mjtable-{s.table_id}", tls_context=tls,
+                              identifier=f"mjtable-{s.table_id}", tls_context=tls, protocol=ProtocolVersion.V5,
                               will=aiomqtt.Will(self.topics.availability, OFFLINE, qos=1, retain=True))
 
     async def _serve(self, client: aiomqtt.Client) -> None:
@@ -149,8 +152,8 @@ class Publisher:
         await self._publish_status(client)
         if self.dropped:
             await self._publish_dropped(client)
-        if self.settings.commands:
-            await client.subscribe(self.topics.command, qos=1)
+        if self.settings.commands:  # the retain flag as published: a retained command is told apart
+            await client.subscribe(self.topics.command, options=SubscribeOptions(qos=1, retainAsPublished=True))
         self._wake.set()  # a first pass: what was queued while away, and the drained mark
         # Either ends on a lost connection (MqttError); the other is then stopped.
         tasks = [asyncio.ensure_future(self._send(client)), asyncio.ensure_future(self._listen(client))]
@@ -211,13 +214,16 @@ class Publisher:
         """Commands, one at a time, like one socket connection; also notices a lost connection."""
         async for message in client.messages:
             payload = message.payload if isinstance(message.payload, bytes) else str(message.payload).encode()
-            reply = await self._answer(payload)
-            await client.publish(self.topics.reply, encode(reply).rstrip(b"\n"), qos=1)
-
-    async def _answer(self, payload: bytes) -> dict[str, Any]:
-        if len(payload) > MAX_MESSAGE:
-            return {"ok": False, "error": {"code": "too_large", "message": f"message longer than {MAX_MESSAGE} bytes"}}
-        return await answer_line(self.handler, payload)
+            if message.retain and payload:
+                self._commands.retained(str(message.topic))
+                try:  # an ACL without write on the table's own command topic refuses it: left, still not run
+                    await client.publish(str(message.topic), b"", qos=1, retain=True)
+                except aiomqtt.MqttCodeError as exc:
+                    log.warning("MQTT: cannot clear the retained command (%s): see the ACL in docs/MQTT.md", exc)
+                continue
+            reply = await self._commands.reply(payload)
+            if reply is not None:
+                await client.publish(self.topics.reply, encode(reply).rstrip(b"\n"), qos=1)
 
 
 def _version() -> str:

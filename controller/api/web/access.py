@@ -13,7 +13,8 @@ import hmac
 import secrets
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from controller.errors import Refusal
 from controller.api.ops import BY_NAME, ROLES
@@ -22,14 +23,19 @@ from controller.api.web.secret import verify_secret
 # web.spectators: who may read (open: anyone; pin: a player's PIN; operator: the secret)
 SPECTATOR_ACCESS = {"open": "spectator", "pin": "player", "operator": "operator"}
 
-PIN_DIGITS = 4
+# Guessing is bounded by counting: each try of a secret is counted as a failure BEFORE the
+# secret is checked (a right one is taken back), so tries raced over many connections count
+# all the same; past MAX_FAILURES from one address, or MAX_TOTAL_FAILURES from all of them,
+# within FAILURE_WINDOW, further tries are refused unchecked until the oldest falls out of
+# the window. Hence at most MAX_TOTAL_FAILURES guesses per FAILURE_WINDOW (240 an hour),
+# however many addresses guess: a 6-digit PIN takes 2,000 hours on average (docs/WEB.md).
+PIN_DIGITS = 6
 LOGIN_LIFETIME = 12 * 3600.0  # seconds: a day's play
-MAX_LOGINS = 256              # past it the oldest login is ended
-# Wrong secrets: this many from one address within FAILURE_WINDOW lock it out for LOCKOUT.
+MAX_LOGINS = 256              # per role; past it that role's oldest login is ended
 MAX_FAILURES = 5
+MAX_TOTAL_FAILURES = 20
 FAILURE_WINDOW = 300.0
-LOCKOUT = 300.0
-MAX_ADDRESSES = 4096  # addresses whose failures are remembered; past it the oldest are forgotten
+_SCRYPT = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mjtable-secret")  # one check at a time
 
 
 def role_for(op: str, spectators: str = "open") -> str:
@@ -51,12 +57,6 @@ class Login:
     game: int  # the PIN generation a player's login belongs to (a new game ends it)
 
 
-@dataclass
-class _Failures:
-    times: deque = field(default_factory=deque)
-    locked_until: float = 0.0
-
-
 class Access:
     """The secrets and the logins made with them (kept in memory: a restart logs everyone out)."""
 
@@ -66,7 +66,8 @@ class Access:
         self.pin: str | None = None  # None: no game, no player may log in
         self.generation = 0
         self._logins: dict[str, Login] = {}
-        self._failures: dict[str, _Failures] = {}
+        self._failures: dict[str, deque[float]] = {}  # each address's recent failures
+        self._all_failures: deque[tuple[float, str]] = deque()  # everyone's, oldest first
         self._bearers: set[bytes] = set()  # digests of operator secrets checked once (scrypt is slow)
 
     # ---- the player PIN ----
@@ -84,38 +85,42 @@ class Access:
         if not isinstance(secret, str) or not secret:
             what = "pin" if role == "player" else "secret"
             raise Refusal("bad_request", f'login: "{what}" must be a non-empty string')
-        self._check_not_locked(address)
         if role == "player" and self.pin is None:
             raise Refusal("not_allowed", "no game is in play: the PIN is shown on the table when a game starts")
-        if not await self._matches(role, secret):
-            self._failed(address)
-            raise Refusal("unauthorized", "wrong PIN" if role == "player" else "wrong operator secret")
+        if not (role == "operator" and self._known_bearer(secret)):
+            attempt = self._attempt(address)
+            if not await self._matches(role, secret):
+                raise Refusal("unauthorized", "wrong PIN" if role == "player" else "wrong operator secret")
+            self._take_back(attempt)
         return self._open(role)
 
     async def bearer(self, address: str, secret: str) -> str:
         """The role a script's bearer secret gives (the PIN: player, the secret: operator)."""
-        self._check_not_locked(address)
+        if self._known_bearer(secret):  # a secret found right before: cheap, and no guess
+            return "operator"
+        attempt = self._attempt(address)
         for role in ("player", "operator"):
             if (role == "player" and self.pin is None) or not await self._matches(role, secret):
                 continue
+            self._take_back(attempt)
             return role
-        self._failed(address)
         raise Refusal("unauthorized", "wrong bearer secret")
+
+    def _known_bearer(self, secret: str) -> bool:
+        return hashlib.sha256(secret.encode()).digest() in self._bearers
 
     async def _matches(self, role: str, secret: str) -> bool:
         if role == "player":
             return hmac.compare_digest(secret.encode(), self.pin.encode())
-        digest = hashlib.sha256(secret.encode()).digest()
-        if digest in self._bearers:
-            return True
-        if await asyncio.to_thread(verify_secret, secret, self.operator_hash):
-            self._bearers.add(digest)
+        if await asyncio.get_running_loop().run_in_executor(_SCRYPT, verify_secret, secret, self.operator_hash):
+            self._bearers.add(hashlib.sha256(secret.encode()).digest())
             return True
         return False
 
     def _open(self, role: str) -> tuple[str, Login]:
-        while len(self._logins) >= MAX_LOGINS:
-            del self._logins[next(iter(self._logins))]
+        same_role = [token for token, login in self._logins.items() if login.role == role]
+        if len(same_role) >= MAX_LOGINS:  # a crowd of players never ends the operator's login
+            del self._logins[same_role[0]]
         token = secrets.token_urlsafe(32)
         login = Login(role, secrets.token_urlsafe(24), self.clock() + LOGIN_LIFETIME, self.generation)
         self._logins[token] = login
@@ -134,21 +139,38 @@ class Access:
         self._logins.pop(token or "", None)
 
     # ---- wrong secrets ----
-    def _check_not_locked(self, address: str) -> None:
-        failures = self._failures.get(address)
-        left = failures.locked_until - self.clock() if failures else 0
-        if left > 0:
-            raise Refusal("locked_out", f"too many wrong secrets from this address; try again in {left:.0f} s",
-                          retry_after=round(left))
-
-    def _failed(self, address: str) -> None:
+    def _attempt(self, address: str) -> tuple[float, str]:
+        """Count a try as a failure before its secret is checked, or refuse it (locked out)."""
         now = self.clock()
-        if address not in self._failures and len(self._failures) >= MAX_ADDRESSES:
-            del self._failures[next(iter(self._failures))]
-        failures = self._failures.setdefault(address, _Failures())
-        failures.times.append(now)
-        while failures.times and failures.times[0] < now - FAILURE_WINDOW:
-            failures.times.popleft()
-        if len(failures.times) >= MAX_FAILURES:
-            failures.locked_until = now + LOCKOUT
-            failures.times.clear()
+        self._forget(now)
+        mine = self._failures.get(address, deque())
+        _refuse_if_spent(len(mine), mine and mine[0], MAX_FAILURES, "this address", now)
+        everyone = self._all_failures
+        _refuse_if_spent(len(everyone), everyone and everyone[0][0], MAX_TOTAL_FAILURES, "the network", now)
+        attempt = (now, address)
+        self._failures.setdefault(address, deque()).append(now)
+        self._all_failures.append(attempt)
+        return attempt
+
+    def _take_back(self, attempt: tuple[float, str]) -> None:
+        """A try that was right is no failure."""
+        if attempt in self._all_failures:  # not already forgotten, the window past while it was checked
+            self._all_failures.remove(attempt)
+            self._forget_one(*attempt)
+
+    def _forget(self, now: float) -> None:
+        """Failures older than the window go; the table holds at most MAX_TOTAL_FAILURES."""
+        while self._all_failures and self._all_failures[0][0] <= now - FAILURE_WINDOW:
+            self._forget_one(*self._all_failures.popleft())
+
+    def _forget_one(self, when: float, address: str) -> None:
+        mine = self._failures[address]
+        mine.remove(when)
+        if not mine:
+            del self._failures[address]
+
+
+def _refuse_if_spent(failures: int, oldest: float, limit: int, whose: str, now: float) -> None:
+    if failures >= limit:
+        left = max(1, round(oldest + FAILURE_WINDOW - now))
+        raise Refusal("locked_out", f"too many wrong secrets from {whose}; try again in {left} s", retry_after=left)

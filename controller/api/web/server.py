@@ -21,10 +21,13 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from firmware_protocol.log_throttle import LogThrottle
+
 from controller import rules as R
 from controller.api.server import ControlHandler, Subscription, answer, check_request, decode_request
 from controller.errors import Refusal
 from controller.club.journal import WRITERS
+from controller.api.listen import LOG_INTERVAL, guard_server, host_is_ours
 from controller.api.ops import BY_NAME
 from controller.api.web.access import Access, Login, may, role_for
 
@@ -37,10 +40,13 @@ MAX_WS_MESSAGE = 1024          # bytes of one message a page sends (the stream i
 MAX_WS_MESSAGES = 20           # messages a page may send per WS_WINDOW before it is closed
 WS_WINDOW = 10.0               # seconds
 MAX_WEBSOCKETS = 64            # event streams open at once
+MAX_WEBSOCKETS_PER_ADDRESS = 8  # so one client cannot take them all
 WS_HEARTBEAT = 30.0            # seconds between pings: a phone that walked away is let go
 BODY_TIMEOUT = 10.0            # seconds to send a request's body
 KEEPALIVE = 15.0               # seconds an idle connection is kept open between requests
 
+# Refusals a client repeats at will: logged once per interval each, the rest counted.
+_TOLD = {code: LogThrottle(LOG_INTERVAL) for code in ("locked_out", "forbidden", "busy")}
 # The HTTP status of an error reply, by its code; any other code: 400.
 STATUS = {"unknown_op": 404, "not_found": 404, "not_allowed": 409, "wrong_hand": 409, "conflict": 409, "busy": 503,
           "store_failed": 503, "internal": 500, "unauthorized": 401, "forbidden": 403, "locked_out": 429,
@@ -68,7 +74,7 @@ class WebServer:
         self.access = access
         self.metrics = metrics  # controller.metrics.TableMetrics: served at /metrics
         self._runner: web.AppRunner | None = None
-        self._streams: set[web.WebSocketResponse] = set()
+        self._streams: dict[web.WebSocketResponse, str] = {}  # each event stream's address
         self.port: int | None = None  # the bound port (the config's, or the one port 0 gave)
 
     @property
@@ -79,7 +85,8 @@ class WebServer:
 
     # ---- lifecycle ----
     async def start(self) -> None:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers, _json_errors])
+        names = {self.settings.host} | ({urlsplit(self.settings.url).hostname} if self.settings.url else set())
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers, _json_errors, _host_guard(names)])
         app.add_routes([
             web.get("/api/status", self._status),
             web.get("/api/session", self._session),
@@ -97,6 +104,7 @@ class WebServer:
             app.router.add_static("/", STATIC)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=KEEPALIVE)
         await self._runner.setup()
+        guard_server(self._runner.server)
         site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
         try:
             await site.start()
@@ -230,6 +238,8 @@ class WebServer:
             raise Refusal("bad_request", "subscribe: over HTTP the events come on the WebSocket GET /api/events")
         await self._allowed(request, role_for(op, self.settings.spectators), changes=True)
         body = await _body(request)
+        if "op" in body:  # the path names the op: one in the body as well is a mistake, not a choice
+            raise Refusal("bad_request", f"{op}: unknown argument 'op' (the op is named by the path)")
         op, args = check_request({**body, "op": op})
         return _reply(await answer(self.handler, op, args))
 
@@ -238,9 +248,11 @@ class WebServer:
         self._check_origin(request)
         if len(self._streams) >= MAX_WEBSOCKETS:
             raise Refusal("busy", f"{MAX_WEBSOCKETS} event streams are open, the limit; try again later")
+        if list(self._streams.values()).count(_address(request)) >= MAX_WEBSOCKETS_PER_ADDRESS:
+            raise Refusal("busy", f"{MAX_WEBSOCKETS_PER_ADDRESS} event streams are open from this address, the limit")
         ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=WS_HEARTBEAT)
         await ws.prepare(request)
-        self._streams.add(ws)
+        self._streams[ws] = _address(request)
         events = Subscription(self.handler)  # before the snapshot: no change falls between
         sender = None
         try:
@@ -253,7 +265,7 @@ class WebServer:
             events.close()
             if sender is not None:
                 sender.cancel()
-            self._streams.discard(ws)
+            self._streams.pop(ws, None)
             await ws.close()
         return ws
 
@@ -318,6 +330,9 @@ async def _json_errors(request: web.Request, handler) -> web.StreamResponse:
     try:
         return await handler(request)
     except Refusal as exc:
+        if exc.code in _TOLD:
+            _TOLD[exc.code].warning(log, time.monotonic(), "web: refused a request from %s: %s", _address(request),
+                                    exc.message, held_back="more such refusals not logged")
         return _reply({"ok": False, "error": {"code": exc.code, "message": exc.message, **exc.details}})
     except web.HTTPRequestEntityTooLarge:
         return _reply({"ok": False, "error": {"code": "too_large", "message": f"body longer than {MAX_BODY} bytes"}})
@@ -326,6 +341,18 @@ async def _json_errors(request: web.Request, handler) -> web.StreamResponse:
             raise
         code = {404: "not_found", 405: "bad_method"}.get(exc.status, "bad_request")
         return web.json_response({"ok": False, "error": {"code": code, "message": exc.reason}}, status=exc.status)
+
+
+def _host_guard(names: set[str]):
+    """A request must name this machine (or the configured address): DNS rebinding refused."""
+    names = frozenset(name for name in names if name)
+
+    @web.middleware
+    async def guard(request: web.Request, handler) -> web.StreamResponse:
+        if not host_is_ours(request.host, names):
+            raise Refusal("forbidden", "this request does not name this table (Host); use the page's address")
+        return await handler(request)
+    return guard
 
 
 @web.middleware

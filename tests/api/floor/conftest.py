@@ -26,12 +26,12 @@ class Floor:
     proc: subprocess.Popen
 
 
-def start_floor(procs: Processes, broker: Mosquitto) -> Floor:
+def start_floor(procs: Processes, broker: Mosquitto, *options: str) -> Floor:
     """`mjtable floor` as the docs show it, as the broker's `floor` user, on a free port."""
     secret = procs.folder / "floor.password"
     secret.write_text(PASSWORD + "\n")
     proc = procs.start("floor", "--broker", broker.url, "--listen", "127.0.0.1:0", "--username", "floor",
-                       "--password-file", str(secret), name="floor", stdout=subprocess.PIPE, text=True)
+                       "--password-file", str(secret), *options, name="floor", stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("floor view on http://"), f"mjtable floor said {line!r}"
     return Floor(line.split(" on ", 1)[1].strip(), proc)

@@ -90,7 +90,7 @@ def test_a_bearer_secret_needs_no_csrf_token(in_play):
 
 def test_pin_guessing_is_locked_out(in_play):
     guesser = in_play.http()
-    wrong = f"{(int(in_play.pin) + 1) % 10000:04d}"
+    wrong = f"{(int(in_play.pin) + 1) % 10 ** A.PIN_DIGITS:0{A.PIN_DIGITS}d}"
     for _ in range(A.MAX_FAILURES):
         _error(guesser.request("POST", "/api/login", {"role": "player", "pin": wrong}), 401, "unauthorized")
     status, reply = guesser.request("POST", "/api/login", {"role": "player", "pin": in_play.pin})
@@ -103,7 +103,7 @@ def test_a_lockout_ends_after_its_time():
     now = [0.0]
     access = A.Access("scrypt$2$1$1$AA==$AA==", clock=lambda: now[0])
     pin = access.new_pin()
-    wrong = f"{(int(pin) + 1) % 10000:04d}"
+    wrong = f"{(int(pin) + 1) % 10 ** A.PIN_DIGITS:0{A.PIN_DIGITS}d}"
     run = asyncio.run
     for _ in range(A.MAX_FAILURES):
         with pytest.raises(Refusal):
@@ -112,7 +112,7 @@ def test_a_lockout_ends_after_its_time():
         run(access.login("10.0.0.9", "player", pin))
     assert locked.value.code == "locked_out"
     assert run(access.login("10.0.0.8", "player", pin))[1].role == "player"  # another address is not
-    now[0] += A.LOCKOUT + 1
+    now[0] += A.FAILURE_WINDOW + 1
     assert run(access.login("10.0.0.9", "player", pin))[1].role == "player"
 
 
@@ -120,7 +120,7 @@ def test_a_new_game_ends_the_last_games_player_sessions(in_play):
     player, operator = in_play.player(), in_play.operator()
     assert operator.op("abandon")[0] == 200
     assert operator.op("start")[0] == 200
-    assert in_play.access.generation == 2  # a new PIN (by chance the same digits, 1 in 10,000)
+    assert in_play.access.generation == 2  # a new PIN (by chance the same digits, 1 in a million)
     assert player.request("GET", "/api/session")[1]["role"] == "spectator"
     _error(player.op("riichi", seat=1), 401, "unauthorized")
 
@@ -145,3 +145,31 @@ def test_spectators_pin_closes_the_reads(web_factory):
 
 def test_the_table_shows_the_games_pin_on_its_centre_display(in_play):
     assert in_play.call(lambda: in_play.table.model.centre_display.text) == f"web PIN {in_play.pin}"
+
+
+def test_a_crowd_of_player_logins_never_ends_the_operators():
+    access = A.Access("scrypt$2$1$1$AA==$AA==")
+    pin = access.new_pin()
+    token, _ = access._open("operator")
+    for _ in range(A.MAX_LOGINS + 10):
+        asyncio.run(access.login("10.0.0.7", "player", pin))
+    assert access.login_of(token).role == "operator"
+    assert sum(login.role == "player" for login in access._logins.values()) == A.MAX_LOGINS
+
+
+def test_many_addresses_share_one_budget_and_cannot_flush_a_lockout():
+    now = [0.0]
+    access = A.Access("scrypt$2$1$1$AA==$AA==", clock=lambda: now[0])
+    pin = access.new_pin()
+    wrong = f"{(int(pin) + 1) % 10 ** A.PIN_DIGITS:0{A.PIN_DIGITS}d}"
+    codes = []
+    for i in range(1000):
+        with pytest.raises(Refusal) as refused:
+            asyncio.run(access.login(f"10.0.{i // 250}.{i % 250}", "player", wrong))
+        codes.append(refused.value.code)
+    assert codes.count("unauthorized") == A.MAX_TOTAL_FAILURES and len(access._failures) <= A.MAX_TOTAL_FAILURES
+    with pytest.raises(Refusal) as locked:
+        asyncio.run(access.login("10.0.0.0", "player", pin))
+    assert locked.value.code == "locked_out"
+    now[0] += A.FAILURE_WINDOW + 1
+    assert asyncio.run(access.login("10.0.0.0", "player", pin))[1].role == "player"

@@ -45,7 +45,7 @@ def test_a_hand_over_http_leaves_no_secret_in_the_log_or_the_journal(procs):
     operator.login("operator", secret=SECRET)
     assert operator.op("start")[0] == 200
     pin = operator.request("GET", "/api/session")[1]["pin"]
-    assert re.fullmatch(r"\d{4}", pin)
+    assert re.fullmatch(r"\d{6}", pin)
     player = Http(port)
     player.login("player", pin=pin)
     wait_for(lambda: player.request("GET", "/api/status")[1]["state"] == "playing", "hand 1 in play")

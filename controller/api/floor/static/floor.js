@@ -1,6 +1,8 @@
 // The floor view: one tile per table, kept live over the WebSocket (/ws).
 // The server sends the whole floor at connect ("floor"), then each change ("tile",
-// "gone", "broker"). Table data is only ever set as text, never as HTML.
+// "gone", "broker"). Table data is only ever set as text, never as HTML; the server checks
+// each status against the schema (a bad one comes as "bad status" with its problem), and a
+// tile that still cannot be drawn shows so, never taking the other tiles with it.
 "use strict";
 
 const tiles = new Map();        // table id -> the tile's element
@@ -72,12 +74,34 @@ function faultText(t) {
   return text.startsWith(`E${t.fault_code}`) ? text : `E${t.fault_code} ${text}`;
 }
 
+function safeUrl(url) {
+  try {
+    const parsed = new URL(url);
+    return ["http:", "https:"].includes(parsed.protocol) ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
 function render(t) {
-  const old = tiles.get(t.table_id);
-  const tile = el(t.web_url ? "a" : "div", "tile");
-  if (t.web_url) tile.href = t.web_url;
+  let tile;
+  try {
+    tile = drawn(t);
+  } catch (error) {
+    tile = el("div", "tile bad");
+    tile.append(el("span", "id", String(t.table_id)), el("div", "problem", "bad status"));
+  }
   tile.id = `tile-${t.table_id}`;
   tile.dataset.table = t.table_id;
+  const old = tiles.get(t.table_id);
+  if (old) old.replaceWith(tile); else place(tile, t.table_id);
+  tiles.set(t.table_id, tile);
+}
+
+function drawn(t) {
+  const url = t.web_url ? safeUrl(t.web_url) : null;
+  const tile = el(url ? "a" : "div", "tile");
+  if (url) tile.href = url;
   tile.dataset.state = t.state || "";
   tile.dataset.handsPlayed = t.hands_played ?? "";
   const top = el("div", "top");
@@ -87,7 +111,7 @@ function render(t) {
   const fault = el("div", "fault", faultText(t));
   const faultAge = el("span", "age");
   fault.append(" · ", faultAge);
-  tile.append(top, el("div", "players", players(t)), el("div", "hand", hand), scores(t), fault,
+  tile.append(top, el("div", "problem", t.problem || ""), el("div", "players", players(t)), el("div", "hand", hand), scores(t), fault,
               el("div", "waiting", `waiting for ${t.waiting_for}`), el("div", "due", due(t)), el("div", "last", lastHand(t)));
   tile.classList.toggle("offline", t.online === false);
   tile.classList.toggle("waiting", t.waiting_for === "shuffle");
@@ -104,8 +128,7 @@ function render(t) {
   } else {
     faulted.delete(t.table_id);
   }
-  if (old) old.replaceWith(tile); else place(tile, t.table_id);
-  tiles.set(t.table_id, tile);
+  return tile;
 }
 
 function place(tile, id) {
@@ -167,4 +190,27 @@ setInterval(() => {
   }
 }, 1000);
 
-connect();
+// With `mjtable floor --secret-file`, the floor shows once logged in with the operator secret.
+async function start() {
+  const session = await (await fetch("/session")).json();
+  const form = document.getElementById("login");
+  if (!session.login || session.in) {
+    connect();
+    return;
+  }
+  form.hidden = false;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const reply = await fetch("/login", {method: "POST", headers: {"Content-Type": "application/json"},
+                                         body: JSON.stringify({secret: form.elements.secret.value})});
+    const body = await reply.json();
+    if (!reply.ok) {
+      document.getElementById("login-error").textContent = body.error.message;
+      return;
+    }
+    form.hidden = true;
+    connect();
+  });
+}
+
+start();
