@@ -47,7 +47,7 @@ firmware-packages:
 # The C reference core on an emulated Cortex-M3 (QEMU lm3s6965evb): the conformance kit with
 # MCU resets through the QEMU monitor, and a whole game through `mjtable run` (docs/FIRMWARE.md).
 firmware-check: $(STAMP) firmware-packages
-	MJT_FIRMWARE_CHECK=1 $(BIN)/python -m pytest tests/firmware_qemu
+	MJT_FIRMWARE_CHECK=1 $(BIN)/python -m pytest tests/firmware_qemu tests/firmware/test_host_presets.py
 
 test: $(STAMP) system-packages
 	$(BIN)/python -m pytest -n 4

@@ -5,15 +5,11 @@ import pytest
 
 from controller import rules as R
 
-from ..e2e import test_e2e_ema, test_e2e_mcr, test_e2e_mleague, test_e2e_sanma, test_e2e_wrc, test_e2e_zung_jung
 from ..e2e.e2e_harness import TableSession, check_against_engine, play_game
 from ..e2e.test_e2e_commands import PLAYABLE
+from ..firmware.presets import HANDS
 from ..support.processes import Processes
 from .conftest import powered
-
-HANDS = {"ema-2016": test_e2e_ema.HANDS, "wrc": test_e2e_wrc.HANDS, "mleague": test_e2e_mleague.HANDS,
-         "sanma": test_e2e_sanma.HANDS, "mcr": [hand for hand, _ in test_e2e_mcr.PLAY],
-         "zung-jung": [hand for hand, _ in test_e2e_zung_jung.PLAY]}
 
 
 @pytest.mark.parametrize("ruleset", sorted(PLAYABLE))
