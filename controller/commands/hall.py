@@ -1,0 +1,175 @@
+"""`mjtable hall import|serve|standings|export|correct`: the tournament hall (docs/HALL.md).
+
+``import`` checks the tournament's files (every problem at once, exit 2, nothing
+changed) and enters them in the hall's database; ``serve`` runs the hall on the broker
+(results in, each exactly once; the tables' tiles and the standings on its page);
+``standings`` and ``export`` read the database file, so they work whether the hall runs
+or not; ``correct`` records a penalty or correction (who, when, why) while the hall is
+stopped (the running hall holds its database, one writer).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from controller.commands.floor import add_broker_arguments, broker_connection, serve_page
+
+HELP = "the tournament hall: the tournament entered once, every table's results in, the standings and exports"
+DEFAULT_DB = "hall.db"
+DEFAULT_LISTEN = "127.0.0.1:8089"
+EXPORTS = ("ema", "ema-xlsx", "standings", "rounds")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    enter = actions.add_parser("import", help="check the tournament's files and enter them in the hall's database")
+    enter.add_argument("--players", required=True, metavar="PLAYERS.csv",
+                       help="number,first_name,last_name,ema_id,country,ema_member[,substitute]")
+    enter.add_argument("--header", required=True, metavar="HEADER.csv", help="key,value: the tournament's header")
+    enter.add_argument("--tables", required=True, metavar="TABLES.csv", help="number,table_id of every table")
+    enter.add_argument("seating", metavar="SEATING",
+                       help="schedule.csv (round,table,east,south,west,north) or Pantheon's seating text")
+    serve = actions.add_parser("serve", help="run the hall on the broker: results in, standings live")
+    add_broker_arguments(serve, DEFAULT_LISTEN, "the hall")
+    standings = actions.add_parser("standings", help="print the standings over the whole field")
+    export = actions.add_parser("export", help="the EMA results workbook (CSV or .xlsx), the standings, the rounds")
+    export.add_argument("what", choices=EXPORTS)
+    export.add_argument("--round", type=int, metavar="N", help="rounds: only round N")
+    export.add_argument("--out", metavar="FILE", help="write here (required for ema-xlsx; default stdout)")
+    correct = actions.add_parser("correct", help="a penalty or correction of a player's table points")
+    correct.add_argument("player", type=int, help="the player's tournament number")
+    correct.add_argument("points", type=int, help="table points added (negative: a penalty), e.g. -20000")
+    correct.add_argument("--who", required=True, help="who decided it")
+    correct.add_argument("--why", required=True, help="why")
+    correct.add_argument("--round", type=int, metavar="N", help="the round it belongs to")
+    for sub in (enter, serve, standings, export, correct):
+        sub.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"the hall's database (default {DEFAULT_DB})")
+
+
+def run(args: argparse.Namespace) -> int:
+    from controller.hall.store import HallStoreError
+
+    try:
+        return {"import": _import, "serve": _serve, "standings": _standings, "export": _export,
+                "correct": _correct}[args.action](args)
+    except HallStoreError as exc:
+        print(f"mjtable hall {args.action}: {exc}", file=sys.stderr)
+        return 2
+
+
+def _import(args: argparse.Namespace) -> int:
+    from controller.club.schedule import ScheduleError, spans
+    from controller.hall.entry import read_tournament
+    from controller.hall.store import HallStore
+
+    try:
+        tournament = read_tournament(args.players, args.header, args.tables, args.seating)
+    except ScheduleError as exc:
+        print("mjtable hall import: the tournament is refused, nothing changed:", file=sys.stderr)
+        print("\n".join(f"  {p}" for p in exc.problems), file=sys.stderr)
+        return 2
+    store = HallStore(args.db)
+    try:
+        store.enter(tournament)
+    finally:
+        store.close()
+    rounds = {s.round for s in tournament.seating}
+    subs = sum(p.substitute for p in tournament.players.values())
+    print(f"entered {tournament.header['title']}: {len(tournament.players)} players ({subs} substitutes), "
+          f"{len(tournament.tables)} tables, {spans(rounds, 'round')}")
+    return 0
+
+
+def _reader(args: argparse.Namespace):
+    from controller.hall.store import HallStore
+    return HallStore(args.db, lock=False)
+
+
+def _lines(store):
+    from controller.hall.standings import standings
+    return standings(store.players(), store.results(), store.seating(), store.corrections())
+
+
+def _standings(args: argparse.Namespace) -> int:
+    from controller.hall.standings import ema_points
+
+    store = _reader(args)
+    try:
+        for line in _lines(store):
+            p = line.player
+            print(f"{line.position:4d}  {p.first_name} {p.last_name} ({p.number}, {p.country})  "
+                  f"{ema_points(line.table_points)}  score {line.score}  games {line.games}"
+                  + (f"  corrections {ema_points(line.corrections)}" if line.corrections else ""))
+    finally:
+        store.close()
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    from controller.club.exports import write_csv
+    from controller.hall import standings as S
+
+    if args.what == "ema-xlsx" and not args.out:
+        print("mjtable hall export: ema-xlsx needs --out FILE.xlsx", file=sys.stderr)
+        return 2
+    store = _reader(args)
+    try:
+        if args.what == "ema-xlsx":
+            S.write_ema_xlsx(store.header(), _lines(store), args.out)
+            return 0
+        out = open(args.out, "w", newline="", encoding="utf-8") if args.out else sys.stdout
+        try:
+            if args.what == "ema":
+                S.write_ema_csv(store.header(), _lines(store), out)
+            elif args.what == "standings":
+                write_csv(S.standings_rows(_lines(store)), S.STANDINGS_COLUMNS, out)
+            else:
+                write_csv(S.round_rows(store.players(), store.results(), store.seating(), args.round),
+                          S.ROUND_COLUMNS, out)
+        finally:
+            if args.out:
+                out.close()
+    finally:
+        store.close()
+    return 0
+
+
+def _correct(args: argparse.Namespace) -> int:
+    from controller.hall.standings import ema_points
+    from controller.hall.store import HallStore
+
+    store = HallStore(args.db)
+    try:
+        c = store.correct(args.player, args.points, args.who, args.why, args.round)
+    finally:
+        store.close()
+    print(f"correction {c.id}: player {c.player} {ema_points(c.points)} by {c.who}: {c.why}")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from controller.hall.store import HallStore
+
+    found = broker_connection(args, "hall serve")
+    if found is None:
+        return 2
+    store = HallStore(args.db)
+    try:
+        if not store.tables():
+            print(f"mjtable hall serve: {args.db} has no tournament: `mjtable hall import` first", file=sys.stderr)
+            return 2
+        return asyncio.run(_hall(store, *found, args.prefix))
+    finally:
+        store.close()
+
+
+async def _hall(store, connection, host: str, port: int, prefix: str) -> int:
+    from controller.api.floor.board import Board
+    from controller.hall.page import HallView, build_app
+    from controller.hall.service import Hall
+
+    hall = Hall(store, Board(prefix))
+    view = HallView(hall)
+    hall.on_change, hall.on_result, hall.on_broker = view.changed, view.results_changed, view.broker_state
+    return await serve_page(build_app(view), host, port, "hall serve", "hall", lambda: hall.follow(connection))
