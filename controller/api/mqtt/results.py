@@ -1,0 +1,107 @@
+"""Each finished game's result, sent to the tournament hall until the hall confirms it.
+
+At ``game_over`` the table makes one result message (its players East first, with their
+final score, table points and rank, how the game ended) under a key of its own for that
+game, and publishes it retained, QoS 1, on ``{prefix}/{table_id}/results/{key}``. It is
+published again on every reconnect and every ``RESEND`` seconds until the hall answers on
+``.../results/{key}/ack``; then the retained message is cleared. A hall that was down
+finds the retained message when it subscribes; a table that was away from the broker at
+the game's end sends it when it is back. The hall stores by key, so a result received
+twice counts once (docs/HALL.md).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+from typing import Any
+
+import aiomqtt
+
+from controller.api.mqtt.topics import Topics
+from controller.api.server import ControlHandler
+
+log = logging.getLogger("mjtable.mqtt")
+RESEND = 10.0  # seconds between publications of a result the hall has not confirmed
+
+
+def result_message(key: str, table_id: str, final: dict[str, Any], status: dict[str, Any], now: float) -> dict:
+    """The result: the seats from the starting East on, each with its figures."""
+    seats = status.get("seats") or list(range(len(final["scores"])))
+    east = seats.index(status.get("starting_dealer", seats[0]))
+    names = {p["seat"]: p for p in status.get("seat_players", ())}
+    winds = []
+    for seat in seats[east:] + seats[:east]:
+        player = {k: v for k, v in names.get(seat, {}).items() if k in ("name", "ema_id")}
+        winds.append({"seat": seat, **player, "score": final["scores"][seat],
+                      "table_points": final["final_scores"][seat], "rank": final["ranks"][seat]})
+    place = {k: status[k] for k in ("round", "table") if k in status}
+    return {"key": key, "table_id": table_id, "time": round(now, 3), "ruleset": status.get("ruleset"), **place,
+            "ended": final.get("ended", "rules"), "winds": winds}
+
+
+class Results:
+    """The results not yet confirmed, for the publisher to send while connected."""
+
+    def __init__(self, topics: Topics, handler: ControlHandler, resend: float = RESEND) -> None:
+        self.topics = topics
+        self.handler = handler
+        self.resend = resend
+        self.pending: dict[str, bytes] = {}  # key -> message, oldest first
+        self._unsent: set[str] = set()      # not yet taken by the broker since the last connect
+        self._base = topics.status.rsplit("/", 1)[0] + "/results/"
+        self._wake = asyncio.Event()
+        self._tasks: set[asyncio.Task] = set()
+
+    def on_event(self, event: dict) -> None:
+        if event["event"] == "game_over":
+            task = asyncio.ensure_future(self._make(event))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _make(self, final: dict) -> None:
+        status = await self.handler.handle("status", {})
+        key = f"{self.topics.table_id}-{uuid.uuid4().hex[:12]}"
+        message = result_message(key, self.topics.table_id, final, status, time.time())
+        self.pending[key] = json.dumps(message, separators=(",", ":")).encode()
+        self._unsent.add(key)
+        log.info("result of the game kept until the hall confirms it (key %s)", key)
+        self._wake.set()
+
+    # ---- the broker's side, while connected ----
+    async def serve(self, client: aiomqtt.Client) -> None:
+        """Listen for the hall's confirmations, then send what is pending now, when a
+        game ends and every ``resend`` seconds; ends with the connection (MqttError)."""
+        await client.subscribe(self._base + "+/ack", qos=1)
+        self._unsent.update(self.pending)
+        while True:
+            for key, message in list(self.pending.items()):
+                await client.publish(self._base + key, message, qos=1, retain=True)
+                self._unsent.discard(key)
+            self._wake.clear()
+            try:
+                await asyncio.wait_for(self._wake.wait(), self.resend)
+            except asyncio.TimeoutError:
+                pass
+
+    def is_ack(self, topic: str) -> bool:
+        return topic.startswith(self._base) and topic.endswith("/ack")
+
+    async def acked(self, client: aiomqtt.Client, topic: str) -> None:
+        key = topic[len(self._base):-len("/ack")]
+        if self.pending.pop(key, None) is not None:
+            self._unsent.discard(key)
+            log.info("the hall confirmed the result %s", key)
+            await client.publish(self._base + key, b"", qos=1, retain=True)  # the broker forgets it
+
+    async def settled(self, timeout: float) -> None:
+        """Wait (at most ``timeout`` s) until the broker holds every pending result: a
+        stopping table leaves it retained there for the hall."""
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        deadline = time.monotonic() + timeout
+        while self._unsent and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        if self._unsent:
+            log.warning("MQTT: %d results not sent at stop: they are lost to the hall", len(self._unsent))
