@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from pathlib import Path
 
 from controller.commands.floor import add_broker_arguments, broker_connection, serve_page
 
@@ -43,7 +44,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     correct.add_argument("--who", required=True, help="who decided it")
     correct.add_argument("--why", required=True, help="why")
     correct.add_argument("--round", type=int, metavar="N", help="the round it belongs to")
-    for sub in (enter, serve, standings, export, correct):
+    seating = actions.add_parser("seating", help="generate a seating (shuffled, or Swiss by the standings), "
+                                                 "show it, and report repeat meetings")
+    seat = seating.add_subparsers(dest="seating", metavar="HOW", required=True)
+    generate = seat.add_parser("generate", help="every round shuffled, as few repeat meetings as possible "
+                                                "(Pantheon's seating text, for `hall import`)")
+    generate.add_argument("--players", required=True, metavar="PLAYERS.csv", help="as `hall import` takes it")
+    generate.add_argument("--rounds", required=True, type=int, metavar="N")
+    generate.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1)")
+    generate.add_argument("--out", metavar="FILE", help="write the seating here (default stdout)")
+    swiss = seat.add_parser("swiss", help="round N by the standings, added to the hall's seating (hall stopped)")
+    swiss.add_argument("--round", required=True, type=int, metavar="N")
+    swiss.add_argument("--seed", type=int, default=1, help="the winds' draw's seed (default 1)")
+    show = seat.add_parser("show", help="print the hall's seating by name, and the repeat meetings")
+    for sub in (enter, serve, standings, export, correct, swiss, show):
         sub.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"the hall's database (default {DEFAULT_DB})")
 
 
@@ -52,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return {"import": _import, "serve": _serve, "standings": _standings, "export": _export,
-                "correct": _correct}[args.action](args)
+                "correct": _correct, "seating": _seating}[args.action](args)
     except HallStoreError as exc:
         print(f"mjtable hall {args.action}: {exc}", file=sys.stderr)
         return 2
@@ -146,6 +160,61 @@ def _correct(args: argparse.Namespace) -> int:
         store.close()
     print(f"correction {c.id}: player {c.player} {ema_points(c.points)} by {c.who}: {c.why}")
     return 0
+
+
+def _seating(args: argparse.Namespace) -> int:
+    from controller.club.schedule import ScheduleError, TableSeating
+    from controller.hall import seating as S
+    from controller.hall.entry import read_players
+    from controller.hall.store import HallStore
+
+    if args.seating == "generate":
+        try:
+            players = [n for n, p in read_players(args.players).items() if not p.substitute]
+            rounds = S.shuffled(players, args.rounds, args.seed)
+        except ScheduleError as exc:
+            print("mjtable hall seating: " + "\n  ".join(["the players are refused:", *exc.problems]), file=sys.stderr)
+            return 2
+        except ValueError as exc:
+            print(f"mjtable hall seating: {exc}", file=sys.stderr)
+            return 2
+        _write(S.pantheon_text(rounds), args.out)
+        print("\n".join(S.repeat_report(rounds)), file=sys.stderr if not args.out else sys.stdout)
+        return 0
+    store = HallStore(args.db, lock=args.seating == "swiss")
+    try:
+        if args.seating == "swiss":
+            before = _rounds(store.seating())
+            ranked = [line.player.number for line in _lines(store) if not line.player.substitute]
+            try:
+                tables = S.swiss(ranked, before.values(), args.seed)
+            except ValueError as exc:
+                print(f"mjtable hall seating swiss: {exc}", file=sys.stderr)
+                return 2
+            store.add_round(args.round, [TableSeating(args.round, t, tuple(ns)) for t, ns in enumerate(tables, 1)])
+        players, rounds = store.players(), _rounds(store.seating())
+    finally:
+        store.close()
+    for round_, tables in rounds.items():
+        for table, numbers in enumerate(tables, 1):
+            print(f"round {round_} table {table}: " + " · ".join(
+                f"{wind} {players[n].name} ({n})" for wind, n in zip(("East", "South", "West", "North"), numbers)))
+    print("\n".join(S.repeat_report(rounds.values())))
+    return 0
+
+
+def _rounds(seating) -> dict[int, list[list[int]]]:
+    rounds: dict[int, list[list[int]]] = {}
+    for s in seating:
+        rounds.setdefault(s.round, []).append(list(s.numbers))
+    return rounds
+
+
+def _write(text: str, out: str | None) -> None:
+    if out:
+        Path(out).write_text(text)
+    else:
+        sys.stdout.write(text)
 
 
 def _serve(args: argparse.Namespace) -> int:

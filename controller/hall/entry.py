@@ -89,6 +89,19 @@ def parse_tournament(players_text: str, players_name: str, header_text: str, hea
     return Tournament(header, roster, tables, tuple(seating))
 
 
+def read_players(path: str | Path) -> dict[int, HallPlayer]:
+    """players.csv alone (to generate a seating); ScheduleError with every problem."""
+    problems: list[str] = []
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScheduleError([f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}"]) from None
+    roster = _players(_csv_rows(text, str(path), PLAYER_COLUMNS, 6, problems) or [], problems)
+    if problems:
+        raise ScheduleError(problems)
+    return roster
+
+
 def _players(rows: Iterable[tuple[str, dict[str, str]]], problems: list[str]) -> dict[int, HallPlayer]:
     roster: dict[int, HallPlayer] = {}
     first: dict[tuple[str, object], str] = {}

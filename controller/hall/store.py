@@ -132,6 +132,13 @@ class HallStore:
             ('INSERT INTO seating VALUES (?, ?, ?, ?)',
              [(s.round, s.table, wind, n) for s in t.seating for wind, n in enumerate(s.numbers)]))
 
+    def add_round(self, round_: int, tables: list[TableSeating]) -> None:
+        """A round seated after the tournament was entered (Swiss: by the standings)."""
+        if any(s.round == round_ for s in self.seating()):
+            raise HallStoreError(f"round {round_} is seated already")
+        self._write(('INSERT INTO seating VALUES (?, ?, ?, ?)',
+                     [(round_, s.table, wind, n) for s in tables for wind, n in enumerate(s.numbers)]))
+
     def header(self) -> dict[str, str]:
         return dict(self._db.execute("SELECT key, value FROM header"))
 
