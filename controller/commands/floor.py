@@ -16,12 +16,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_broker_arguments(parser, DEFAULT_LISTEN, "the floor view")
 
 
-def add_broker_arguments(parser: argparse.ArgumentParser, listen: str, who: str) -> None:
-    """The options of a page served from the broker's tables (the floor view, the hall)."""
+def add_broker_arguments(parser: argparse.ArgumentParser, listen: str | None, who: str) -> None:
+    """The options of what works from the broker's tables (the floor view, the hall); a
+    page served at ``--listen`` unless ``listen`` is None."""
     parser.add_argument("--broker", required=True, metavar="URL", help="the broker: mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
     parser.add_argument("--prefix", default="mjtable", help="the tables' topic prefix (default mjtable)")
-    parser.add_argument("--listen", default=listen, metavar="HOST:PORT",
-                        help=f"where the page is served (default {listen}; port 0: any free port)")
+    if listen is not None:
+        parser.add_argument("--listen", default=listen, metavar="HOST:PORT",
+                            help=f"where the page is served (default {listen}; port 0: any free port)")
     parser.add_argument("--username", help=f"the broker's user name for {who}")
     parser.add_argument("--password-file", type=Path, metavar="FILE", help="a file holding that user's password")
     parser.add_argument("--ca-file", type=Path, metavar="FILE", help="a CA certificate (PEM) for an mqtts:// broker")
@@ -38,7 +40,7 @@ def broker_connection(args: argparse.Namespace, command: str):
         broker = parse_broker(args.broker)
         if not PREFIX.match(args.prefix):
             raise ValueError(f"--prefix {args.prefix[:40]!r}: {PREFIX_WHAT}")
-        host, port = parse_listen(args.listen)
+        host, port = parse_listen(args.listen) if hasattr(args, "listen") else (None, None)
         password = args.password_file.read_text().strip() if args.password_file else None
     except (ValueError, OSError) as exc:
         print(f"mjtable {command}: {exc}", file=sys.stderr)

@@ -57,7 +57,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     swiss.add_argument("--round", required=True, type=int, metavar="N")
     swiss.add_argument("--seed", type=int, default=1, help="the winds' draw's seed (default 1)")
     show = seat.add_parser("show", help="print the hall's seating by name, and the repeat meetings")
-    for sub in (enter, serve, standings, export, correct, swiss, show):
+    tables = actions.add_parser("tables", help="to every table at once: the seating, the start of a round, "
+                                               "a time signal")
+    add_broker_arguments(tables, None, "the hall")
+    order = tables.add_subparsers(dest="order", metavar="ORDER", required=True)
+    order.add_parser("seating", help="every table its schedule (each checks it as `schedule import` does)")
+    start = order.add_parser("start", help="start round N on every table")
+    start.add_argument("round", type=int, metavar="N")
+    signal_ = order.add_parser("signal", help="the session's time signal on every table")
+    signal_.add_argument("signal", choices=("start", "warning"))
+    tables.add_argument("--timeout", type=float, default=10.0, help="seconds the tables have to answer (default 10)")
+    for sub in (enter, serve, standings, export, correct, swiss, show, tables):
         sub.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"the hall's database (default {DEFAULT_DB})")
 
 
@@ -66,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return {"import": _import, "serve": _serve, "standings": _standings, "export": _export,
-                "correct": _correct, "seating": _seating}[args.action](args)
+                "correct": _correct, "seating": _seating, "tables": _tables}[args.action](args)
     except HallStoreError as exc:
         print(f"mjtable hall {args.action}: {exc}", file=sys.stderr)
         return 2
@@ -201,6 +211,28 @@ def _seating(args: argparse.Namespace) -> int:
                 f"{wind} {players[n].name} ({n})" for wind, n in zip(("East", "South", "West", "North"), numbers)))
     print("\n".join(S.repeat_report(rounds.values())))
     return 0
+
+
+def _tables(args: argparse.Namespace) -> int:
+    from controller.hall.orders import answer_lines, schedule_request, send
+
+    found = broker_connection(args, "hall tables")
+    if found is None:
+        return 2
+    store = _reader(args)
+    try:
+        tables = store.tables()
+        if args.order == "seating":
+            request, done = schedule_request(store.players(), store.seating()), "the seating is taken"
+        elif args.order == "start":
+            request, done = {"op": "start", "round": args.round}, f"round {args.round} started"
+        else:
+            request, done = {"op": "signal", "signal": args.signal}, f"{args.signal} signal given"
+    finally:
+        store.close()
+    replies = asyncio.run(send(found[0], args.prefix, tables, request, args.timeout))
+    print("\n".join(answer_lines(tables, replies, done, args.timeout)))
+    return 0 if all(r is not None and r.get("ok") for r in replies.values()) else 1
 
 
 def _rounds(seating) -> dict[int, list[list[int]]]:
