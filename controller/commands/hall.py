@@ -265,12 +265,26 @@ def _serve(args: argparse.Namespace) -> int:
         store.close()
 
 
+def _operator_hash(db: Path) -> str:
+    """The hall's operator secret's hash, kept next to its database; made (and printed
+    once) at the first start."""
+    from controller.api.web.secret import secret_file, stored_or_new
+
+    path = secret_file(db)
+    hashed, new = stored_or_new(path)
+    if new is not None:
+        print(f"mjtable hall serve: the hall's operator secret (shown once; its hash is kept in {path}): {new}",
+              file=sys.stderr, flush=True)
+    return hashed
+
+
 async def _hall(store, connection, host: str, port: int, prefix: str) -> int:
     from controller.api.floor.board import Board
+    from controller.api.web.access import Access
     from controller.hall.page import HallView, build_app
     from controller.hall.service import Hall
 
     hall = Hall(store, Board(prefix))
-    view = HallView(hall)
+    view = HallView(hall, Access(_operator_hash(store.path)), connection)
     hall.on_change, hall.on_result, hall.on_broker = view.changed, view.results_changed, view.broker_state
     return await serve_page(build_app(view), host, port, "hall serve", "hall", lambda: hall.follow(connection))

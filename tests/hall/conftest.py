@@ -71,6 +71,8 @@ class HallProcess:
         line = self.proc.stdout.readline()
         assert line.startswith("hall on http://"), f"{line!r} {self.log.read_text()}"
         self.url = line.split()[-1]
+        secret = re.search(r"operator secret \(shown once; .*\): (\S+)", self.logs())
+        self.secret = secret[1] if secret else getattr(self, "secret", None)
         wait_for(lambda: "hall subscribed" in self.log.read_text(), "the hall to subscribe", 20)
         return self
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import signal
+import urllib.error
 import urllib.request
 
 from ..api.mqtt.listener import Listener
@@ -129,3 +130,34 @@ def test_forged_unknown_and_malformed_results_change_nothing(hall_process, broke
         assert standings_json(hall_process.url)["results"] == 0
         assert one.acks("forged") == 0 and stranger.acks("demo-9-a") == 0 and one.acks("bad") == 0
     assert "forged" not in hall_process.logs()
+
+
+def post(url: str, body: dict, secret: str | None) -> tuple[int, dict]:
+    request = urllib.request.Request(url, json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json",
+                                              **({"Authorization": f"Bearer {secret}"} if secret else {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, json.load(reply)
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.load(refused)
+
+
+def test_a_correction_on_the_running_hall_needs_its_secret(hall_process, broker):
+    hall_process.start()
+    assert hall_process.secret
+    correction = {"player": 7, "points": -2000, "who": "A. Referee", "why": "late back from the break"}
+    for secret in (None, "wrong"):
+        status, reply = post(hall_process.url + "api/correct", correction, secret)
+        assert status == 401 and reply["ok"] is False
+    status, reply = post(hall_process.url + "api/correct", {**correction, "player": 99}, hall_process.secret)
+    assert status == 400 and reply["error"]["message"] == "unknown player number 99: the tournament has no such player"
+    assert all(line["corrections"] == 0 for line in standings_json(hall_process.url)["standings"])
+    status, reply = post(hall_process.url + "api/correct", correction, hall_process.secret)
+    assert status == 200 and reply["correction"]["who"] == "A. Referee"
+    gus = next(line for line in standings_json(hall_process.url)["standings"] if line["number"] == 7)
+    assert gus["table_points"] == "-2.0" and gus["corrections"] == -2000
+    hall_process.stop()
+    hall_process.start()  # the secret's hash is kept: the same secret, not printed again
+    status, _ = post(hall_process.url + "api/correct", correction, hall_process.secret)
+    assert status == 200 and "operator secret" not in hall_process.log.read_text()

@@ -30,4 +30,28 @@ function follow() {
   ws.onclose = () => setTimeout(follow, 1000);
 }
 
+// The director's actions: each needs the hall's operator secret, sent as a bearer token.
+async function director(path, body) {
+  const secret = document.getElementById("secret").value;
+  const headers = {"Content-Type": "application/json", ...(secret ? {"Authorization": `Bearer ${secret}`} : {})};
+  const reply = await fetch(path, {method: "POST", body: JSON.stringify(body), headers});
+  const answer = await reply.json();
+  document.getElementById("answers").textContent = answer.ok || answer.tables
+    ? (answer.tables || [`correction ${answer.correction.id} recorded`]).join("\n")
+    : `refused: ${answer.error.message}`;
+}
+
+document.querySelectorAll("#director button[data-order]").forEach((button) => {
+  button.addEventListener("click", () => director("/api/tables", {
+    order: button.dataset.order, signal: button.dataset.signal,
+    round: Number(document.getElementById("round").value)}));
+});
+
+document.getElementById("correction").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target);
+  director("/api/correct", {player: Number(form.get("player")), points: Number(form.get("points")),
+    who: form.get("who"), why: form.get("why")});
+});
+
 follow();
