@@ -17,6 +17,7 @@ import ssl
 import time
 from collections import deque
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any
 
 import aiomqtt
@@ -35,13 +36,14 @@ STOP_TIMEOUT = 2.0  # seconds a clean stop waits to send what is queued, and to 
 
 
 class Publisher:
-    def __init__(self, settings: MqttSettings, handler: ControlHandler, seats: list[int]) -> None:
+    def __init__(self, settings: MqttSettings, handler: ControlHandler, seats: list[int],
+                 results_file: Path | None = None) -> None:
         self.settings = settings
         self.handler = handler
         self.seats = seats
         self.broker = parse_broker(settings.broker)
         self.topics = Topics.of(settings.prefix, settings.table_id, settings.discovery_prefix)
-        self.results = Results(self.topics, handler)  # each game's result, until the hall confirms it
+        self.results = Results(self.topics, handler, results_file)  # each game's result, until the hall confirms it
         self._events: deque[bytes] = deque(maxlen=settings.queue)
         self.dropped = 0  # events that fell out of the full queue, not yet told
         self._status_stale = True

@@ -6,16 +6,21 @@ game, and publishes it retained, QoS 1, on ``{prefix}/{table_id}/results/{key}``
 published again on every reconnect and every ``RESEND`` seconds until the hall answers on
 ``.../results/{key}/ack``; then the retained message is cleared. A hall that was down
 finds the retained message when it subscribes; a table that was away from the broker at
-the game's end sends it when it is back. The hall stores by key, so a result received
-twice counts once (docs/HALL.md).
+the game's end sends it when it is back. What is not confirmed yet is kept in a file next
+to the state database (``<database>.results.json``, written whole, synced, then renamed
+over the old one), so a controller restarted (or killed) before the hall confirmed a
+result sends it after its start. The hall stores by key, so a result received twice
+counts once (docs/HALL.md).
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import os
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 import aiomqtt
@@ -45,11 +50,14 @@ def result_message(key: str, table_id: str, final: dict[str, Any], status: dict[
 class Results:
     """The results not yet confirmed, for the publisher to send while connected."""
 
-    def __init__(self, topics: Topics, handler: ControlHandler, resend: float = RESEND) -> None:
+    def __init__(self, topics: Topics, handler: ControlHandler, path: Path | None = None,
+                 resend: float = RESEND) -> None:
         self.topics = topics
         self.handler = handler
         self.resend = resend
-        self.pending: dict[str, bytes] = {}  # key -> message, oldest first
+        self.path = path
+        self.pending: dict[str, bytes] = _load(path)  # key -> message, oldest first
+        self._saving = asyncio.Lock()  # one write of the file at a time, in order
         self._unsent: set[str] = set()      # not yet taken by the broker since the last connect
         self._base = topics.status.rsplit("/", 1)[0] + "/results/"
         self._wake = asyncio.Event()
@@ -69,6 +77,16 @@ class Results:
         self._unsent.add(key)
         log.info("result of the game kept until the hall confirms it (key %s)", key)
         self._wake.set()
+        await self._save()
+
+    async def _save(self) -> None:
+        if self.path is None:
+            return
+        async with self._saving:
+            try:
+                await asyncio.to_thread(_save, self.path, dict(self.pending))
+            except OSError as exc:  # the result is still held here, and sent while this controller runs
+                log.error("the results for the hall cannot be kept in %s: %s", self.path, exc)
 
     # ---- the broker's side, while connected ----
     async def serve(self, client: aiomqtt.Client) -> None:
@@ -95,6 +113,7 @@ class Results:
             self._unsent.discard(key)
             log.info("the hall confirmed the result %s", key)
             await client.publish(self._base + key, b"", qos=1, retain=True)  # the broker forgets it
+            await self._save()
 
     async def settled(self, timeout: float) -> None:
         """Wait (at most ``timeout`` s) until the broker holds every pending result: a
@@ -105,3 +124,28 @@ class Results:
             await asyncio.sleep(0.05)
         if self._unsent:
             log.warning("MQTT: %d results not sent at stop: they are lost to the hall", len(self._unsent))
+
+
+def _load(path: Path | None) -> dict[str, bytes]:
+    if path is None:
+        return {}
+    try:
+        kept = json.loads(path.read_text())
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        log.error("the results kept for the hall in %s cannot be read (%s): they are not sent", path, exc)
+        return {}
+    if kept:
+        log.info("%d results not confirmed by the hall yet: sent again", len(kept))
+    return {key: message.encode() for key, message in kept.items()}
+
+
+def _save(path: Path, pending: dict[str, bytes]) -> None:
+    """Written whole, synced, then renamed over the old file: a crash leaves one or the other."""
+    scratch = path.with_name(path.name + ".tmp")
+    with open(scratch, "w") as out:
+        json.dump({key: message.decode() for key, message in pending.items()}, out)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(scratch, path)
