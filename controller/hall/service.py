@@ -102,6 +102,8 @@ class Hall:
         known = self.store.result_round(key)
         if known is not None:
             return False, known, table
+        if result.get("table", table) != table:  # a table config's number, or the tables file, is wrong
+            raise Refused(f"it says it is table {result['table']}, but the tables file has {table_id} as table {table}")
         round_ = result.get("round") or self._next_round(table)
         seating = {s.table: s for s in self.store.seating(round_)}
         if table not in seating:

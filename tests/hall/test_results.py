@@ -121,12 +121,16 @@ def test_forged_unknown_and_malformed_results_change_nothing(hall_process, broke
     one, two, stranger = Table(broker, "demo-1"), Table(broker, "demo-2"), Table(broker, "demo-9")
     with one.mqtt, two.mqtt, stranger.mqtt:
         two.send("forged", GAMES[0][3], as_table="demo-1")  # demo-2 writing demo-1's tree: the ACL drops it
-        stranger.send("demo-9-a", GAMES[0][3])               # a table of no this tournament
+        stranger.send("demo-9-a", GAMES[0][3])               # a table not of this tournament
         one.mqtt.publish("mjtable/demo-1/results/bad", "not json", retain=True)
         one.send("demo-1-late", GAMES[0][3], round_=3)      # a round the seating does not have
+        one.mqtt.publish("mjtable/demo-1/results/demo-1-t2", {**result("demo-1-t2", "demo-1", GAMES[0][3], 1),
+                                                              "table": 2}, retain=True)  # a table config's wrong number
         wait_for(lambda: "demo-9 is not a table of this tournament" in hall_process.logs(), "the hall to log it")
         wait_for(lambda: "result bad from demo-1 ignored: not JSON" in hall_process.logs(), "the hall to log it")
         wait_for(lambda: "the seating has no table 1 in round 3" in hall_process.logs(), "the hall to log it")
+        wait_for(lambda: "it says it is table 2, but the tables file has demo-1 as table 1" in hall_process.logs(),
+                 "the hall to log it")
         assert standings_json(hall_process.url)["results"] == 0
         assert one.acks("forged") == 0 and stranger.acks("demo-9-a") == 0 and one.acks("bad") == 0
     assert "forged" not in hall_process.logs()
