@@ -3,9 +3,6 @@
 players at their winds, a refusal's reason shown, a silent table named."""
 from __future__ import annotations
 
-from controller.hall.entry import HallPlayer
-from controller.hall.orders import display_names
-
 from ..api.mqtt.harness import MqttTable
 from ..support.mosquitto import PASSWORD
 from .conftest import enter, hall
@@ -43,10 +40,3 @@ def test_the_seating_and_the_start_reach_the_table_and_a_refusal_comes_back(file
     status = table.status()
     assert [p["name"] for p in status["seat_players"]] == ["Ann Archer", "Bo Berg", "Cy Cole", "Di Dupont"]
     assert status["round"] == 1 and status["table"] == 1
-
-
-def test_display_names_fit_the_seat_displays_and_stay_apart():
-    players = {1: HallPlayer(1, "Ann", "Archer", None, "FRA", False),
-               2: HallPlayer(2, "Maximiliane", "Oberhausen-Wald", None, "DEU", False),
-               3: HallPlayer(3, "Maximiliane", "Oberhausen-Weg", None, "DEU", False)}
-    assert display_names(players) == {1: "Ann Archer", 2: "Maximiliane O.", 3: "Maximiliane O. 3"}

@@ -1,28 +1,9 @@
-"""Seating generated through `mjtable hall seating`: shuffled with no repeat meeting where
-one exists, imported as it is written, printed by name with the repeat-meetings report;
-Swiss by the standings, added as the next round."""
+"""Seating generated through `mjtable hall seating`: imported as it is written, printed by
+name with the repeat-meetings report; Swiss by the standings, added as the next round."""
 from __future__ import annotations
-
-from controller.hall.seating import meetings, repeat_report, shuffled, swiss
 
 from .conftest import enter, hall
 from .test_tournament import tournament_files
-
-
-def test_sixteen_players_meet_at_most_once_in_five_rounds():
-    rounds = shuffled(list(range(1, 17)), 5, seed=3)
-    assert max(meetings(rounds).values()) == 1
-    assert sorted(n for table in rounds[0] for n in table) == list(range(1, 17))
-    assert repeat_report(rounds) == ["no pair meets twice"]
-
-
-def test_the_report_names_who_meets_whom_again():
-    assert repeat_report([[[1, 2, 3, 4]], [[1, 2, 5, 6]]]) == ["1 pairs meet more than once", "1: 2 twice", "2: 1 twice"]
-
-
-def test_swiss_seats_by_the_standings_and_avoids_a_pair_meeting_again():
-    assert [sorted(t) for t in swiss(list(range(1, 9)), [])] == [[1, 2, 3, 4], [5, 6, 7, 8]]
-    assert [sorted(t) for t in swiss(list(range(1, 9)), [[[1, 2, 7, 8]]])] == [[1, 3, 4, 5], [2, 6, 7, 8]]
 
 
 def test_a_generated_seating_is_imported_and_shown(files):

@@ -1,0 +1,47 @@
+"""The hall's pure parts, in process: seatings generated, the repeat-meetings report,
+Swiss, the players' names on the tables, EMA units and shared positions."""
+from __future__ import annotations
+
+from controller.club.schedule import TableSeating
+from controller.hall.entry import HallPlayer
+from controller.hall.orders import display_names
+from controller.hall.seating import meetings, repeat_report, shuffled, swiss
+from controller.hall.standings import ema_points, standings
+from controller.hall.store import Result
+
+
+def test_sixteen_players_meet_at_most_once_in_five_rounds():
+    rounds = shuffled(list(range(1, 17)), 5, seed=3)
+    assert max(meetings(rounds).values()) == 1
+    assert sorted(n for table in rounds[0] for n in table) == list(range(1, 17))
+    assert repeat_report(rounds) == ["no pair meets twice"]
+
+
+def test_the_report_names_who_meets_whom_again():
+    assert repeat_report([[[1, 2, 3, 4]], [[1, 2, 5, 6]]]) == ["1 pairs meet more than once", "1: 2 twice", "2: 1 twice"]
+
+
+def test_swiss_seats_by_the_standings_and_avoids_a_pair_meeting_again():
+    assert [sorted(t) for t in swiss(list(range(1, 9)), [])] == [[1, 2, 3, 4], [5, 6, 7, 8]]
+    assert [sorted(t) for t in swiss(list(range(1, 9)), [[[1, 2, 7, 8]]])] == [[1, 3, 4, 5], [2, 6, 7, 8]]
+
+
+def test_display_names_fit_the_seat_displays_and_stay_apart():
+    players = {1: HallPlayer(1, "Ann", "Archer", None, "FRA", False),
+               2: HallPlayer(2, "Maximiliane", "Oberhausen-Wald", None, "DEU", False),
+               3: HallPlayer(3, "Maximiliane", "Oberhausen-Weg", None, "DEU", False)}
+    assert display_names(players) == {1: "Ann Archer", 2: "Maximiliane O.", 3: "Maximiliane O. 3"}
+
+
+def test_table_points_in_ema_units():
+    assert [ema_points(p) for p in (20200, -7000, 0, 200, 20250, -43000)] == \
+        ["20.2", "-7.0", "0.0", "0.2", "20.25", "-43.0"]
+
+
+def test_players_equal_in_table_points_and_score_share_their_position():
+    players = {n: HallPlayer(n, f"P{n}", "X", None, "FRA", False) for n in range(1, 5)}
+    winds = [{"score": s, "table_points": t, "rank": r} for s, t, r in
+             ((30000, 0, 2), (30000, 0, 2), (40000, 25000, 1), (20000, -25000, 4))]
+    result = Result("k", "demo-1", 1, 1, {"winds": winds}, 0.0)
+    lines = standings(players, [result], [TableSeating(1, 1, (1, 2, 3, 4))], [])
+    assert [(l.position, l.player.number) for l in lines] == [(1, 3), (2, 1), (2, 2), (4, 4)]
