@@ -23,7 +23,7 @@ from controller.hall.store import Correction, Result
 STANDINGS_COLUMNS = ("position", "number", "first_name", "last_name", "ema_id", "country", "games",
                      "table_points", "score", "corrections")
 ROUND_COLUMNS = ("round", "table", "table_id", "wind", "number", "first_name", "last_name", "score",
-                 "table_points", "rank", "ended")
+                 "table_points", "rank", "ended", "chombo")
 EMA_COLUMNS = ("position", "first_name", "last_name", "ema_id", "table_points", "score", "ema_member", "country")
 WINDS = ("East", "South", "West", "North")
 HEADER_LINES = (("Tournament", "title"), ("Place", "place"), ("Country", "country"), ("Start date", "start_date"),
@@ -96,7 +96,8 @@ def round_rows(players: dict[int, HallPlayer], results: Iterable[Result], seatin
             rows.append({"round": result.round, "table": result.table, "table_id": result.table_id,
                          "wind": WINDS[wind], "number": n, "first_name": players[n].first_name,
                          "last_name": players[n].last_name, "score": s["score"], "table_points": s["table_points"],
-                         "rank": s["rank"], "ended": result.result.get("ended", "rules")})
+                         "rank": s["rank"], "ended": result.result.get("ended", "rules"),
+                         "chombo": sum(p.get("seat") == s.get("seat") for p in result.result.get("penalties", ()))})
     return rows
 
 

@@ -11,8 +11,10 @@ from ..api.mqtt.harness import MqttTable
 from ..support.processes import wait_for
 from .conftest import hall
 
-# E1 Bo (seat 1) ron on Cy; E2 Di (seat 3) ron on Ann; then six draws nobody is tenpai for: the game is over
-HANDS = [{"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}]},
+# E1 a chombo by Cy (seat 2: re-dealt, the EMA's penalty at the end); E1 Bo (seat 1) ron on Cy;
+# E2 Di (seat 3) ron on Ann; then six draws nobody is tenpai for: the game is over
+HANDS = [{"kind": "chombo", "offender": 2},
+         {"kind": "ron", "discarder": 2, "winners": [{"seat": 1, "han": 3, "fu": 40}]},
          {"kind": "ron", "discarder": 0, "winners": [{"seat": 3, "han": 2, "fu": 30}]},
          *[{"kind": "draw", "tenpai": []}] * 6]
 
@@ -39,4 +41,5 @@ def test_a_result_kept_across_a_cut_and_a_killed_controller_reaches_the_hall_onc
     assert hall_process.logs().count(" stored\n") == 1
     final = table.journal()[-1]
     rows = [r.split(",") for r in hall("export", "rounds", cwd=hall_process.folder).stdout.splitlines()[1:]]
-    assert [int(r[8]) for r in rows] == final["final_scores"]  # East (seat 0) first
+    assert [int(r[8]) for r in rows] == final["final_scores"]  # East (seat 0) first, the chombo deducted
+    assert [r[11] for r in rows] == ["0", "0", "1", "0"]

@@ -32,8 +32,10 @@ log = logging.getLogger("mjtable.mqtt")
 RESEND = 10.0  # seconds between publications of a result the hall has not confirmed
 
 
-def result_message(key: str, table_id: str, final: dict[str, Any], status: dict[str, Any], now: float) -> dict:
-    """The result: the seats from the starting East on, each with its figures."""
+def result_message(key: str, table_id: str, final: dict[str, Any], status: dict[str, Any], now: float,
+                   penalties: list[dict] = ()) -> dict:
+    """The result: the seats from the starting East on, each with its figures, and the
+    game's penalties (its chombo hands, as the table settled them)."""
     seats = status.get("seats") or list(range(len(final["scores"])))
     east = seats.index(status.get("starting_dealer", seats[0]))
     names = {p["seat"]: p for p in status.get("seat_players", ())}
@@ -44,7 +46,7 @@ def result_message(key: str, table_id: str, final: dict[str, Any], status: dict[
                       "table_points": final["final_scores"][seat], "rank": final["ranks"][seat]})
     place = {k: status[k] for k in ("round", "table") if k in status}
     return {"key": key, "table_id": table_id, "time": round(now, 3), "ruleset": status.get("ruleset"), **place,
-            "ended": final.get("ended", "rules"), "winds": winds}
+            "ended": final.get("ended", "rules"), "winds": winds, "penalties": list(penalties)}
 
 
 class Results:
@@ -62,17 +64,25 @@ class Results:
         self._base = topics.status.rsplit("/", 1)[0] + "/results/"
         self._wake = asyncio.Event()
         self._tasks: set[asyncio.Task] = set()
+        self._penalties: list[dict] = []  # the game's chombo hands so far
 
     def on_event(self, event: dict) -> None:
-        if event["event"] == "game_over":
-            task = asyncio.ensure_future(self._make(event))
+        name = event["event"]
+        if name == "game_started":
+            self._penalties = []
+        elif name == "hand_ended" and (event.get("record") or {}).get("result", {}).get("kind") == "chombo":
+            record = event["record"]
+            self._penalties.append({"hand": record.get("hand"), "seat": record["result"].get("offender"),
+                                    "kind": "chombo", "payments": record.get("payments")})
+        elif name == "game_over":
+            task = asyncio.ensure_future(self._make(event, self._penalties))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _make(self, final: dict) -> None:
+    async def _make(self, final: dict, penalties: list[dict]) -> None:
         status = await self.handler.handle("status", {})
         key = f"{self.topics.table_id}-{uuid.uuid4().hex[:12]}"
-        message = result_message(key, self.topics.table_id, final, status, time.time())
+        message = result_message(key, self.topics.table_id, final, status, time.time(), penalties)
         self.pending[key] = json.dumps(message, separators=(",", ":")).encode()
         self._unsent.add(key)
         log.info("result of the game kept until the hall confirms it (key %s)", key)
