@@ -279,12 +279,11 @@ def _operator_hash(db: Path) -> str:
 
 
 async def _hall(store, connection, host: str, port: int, prefix: str) -> int:
-    from controller.api.floor.board import Board
     from controller.api.web.access import Access
-    from controller.hall.page import HallView, build_app
+    from controller.hall.page import HallBoard, HallView, build_app
     from controller.hall.service import Hall
 
-    hall = Hall(store, Board(prefix))
+    hall = Hall(store, HallBoard(prefix))
     view = HallView(hall, Access(_operator_hash(store.path)), connection)
     hall.on_change, hall.on_result, hall.on_broker = view.changed, view.results_changed, view.broker_state
     return await serve_page(build_app(view), host, port, "hall serve", "hall", lambda: hall.follow(connection))

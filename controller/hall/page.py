@@ -1,5 +1,5 @@
 """The hall's page: the tables as the floor view shows them (its board, WebSocket and
-script: controller/api/floor/), and above them the standings over the whole field and the
+script: controller/api/floor/; each tile with its table's time left), and above them the standings over the whole field and the
 tables that have not reported a round, pushed on the same WebSocket after every result.
 Anyone who reaches the page sees it (the big screen). The director's actions (a
 correction, the orders to the tables) are POSTs that need the hall's operator secret as a
@@ -15,6 +15,7 @@ from typing import Any
 
 from aiohttp import web
 
+from controller.api.floor.board import Board
 from controller.api.floor.broker import Connection
 from controller.api.floor.web import FloorView, build_app as floor_app
 from controller.api.web.access import Access
@@ -25,6 +26,18 @@ from controller.hall.standings import ema_points, standings, standings_rows, unr
 from controller.hall.store import HallStoreError
 
 STATIC = Path(__file__).with_name("static")
+
+
+class HallBoard(Board):
+    """The floor's board, each tile with its game's clock (the status' ``time_limit``: the
+    page counts down to its ``ends_at``)."""
+
+    def tile(self, table_id: str) -> dict[str, Any] | None:
+        tile = super().tile(table_id)
+        return tile and {**tile, "time_limit": self.tiles[table_id].status.get("time_limit")}
+
+    def tiles_as_dicts(self) -> list[dict[str, Any]]:
+        return [self.tile(t) for t in sorted(self.tiles)]
 
 
 class HallView(FloorView):

@@ -1,13 +1,17 @@
 """The hall's page in a real headless Chromium: the standings appear and change when a
-table's result comes in, the tables not yet reported are named, and the director's
+table's result comes in, the tables not yet reported are named, each table's time left
+counts down on its tile, and the director's
 correction is refused without the hall's operator secret and recorded with it."""
 from __future__ import annotations
 
+import re
 import time
+from datetime import datetime, timedelta, timezone
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
+from ..api.mqtt.listener import Listener
 from ..support.browser import chromium
 from .test_results import GAMES, Table
 
@@ -27,6 +31,14 @@ def test_the_standings_live_in_the_browser_and_the_director_needs_the_secret(hal
         wait = WebDriverWait(page, WAIT)
         wait.until(lambda p: len(rows(p)) == 8)
         assert all(r[4] == "0.0" for r in rows(page))
+        ends = datetime.now(timezone.utc) + timedelta(minutes=90)
+        with Listener(broker.port, "demo-2") as other:  # a table on the rule set's clock
+            other.publish("mjtable/demo-2/status", {"state": "playing", "hand": "E1", "scores": [30000] * 4,
+                                                    "time_limit": {"ends_at": ends.isoformat(timespec="seconds")}},
+                          retain=True)
+        wait.until(lambda p: re.fullmatch(r"time left (90:00|89:[0-5]\d)",
+                                          p.execute_script("return document.querySelector('#tile-demo-2 .time-left')"
+                                                           "?.textContent || ''")))
         table = Table(broker, "demo-1")
         with table.mqtt:
             sent = time.monotonic()

@@ -1,5 +1,6 @@
-// The standings and the tables not yet reported: fetched once, then pushed on the floor's
-// WebSocket (floor.js draws the tiles from the same stream on a connection of its own).
+// The standings, the tables not yet reported and each table's time left: fetched once, then
+// pushed on the floor's WebSocket (floor.js draws the tiles from the same stream on a
+// connection of its own).
 "use strict";
 
 function standings(m) {
@@ -20,12 +21,40 @@ function standings(m) {
   document.getElementById("unreported").textContent = waiting.length ? `not reported · ${waiting.join(" · ")}` : "";
 }
 
+// Each table's time left, from its clock's end (the tile's time_limit.ends_at), every second.
+const clocks = new Map();
+
+function clock(tile) {
+  if (tile) clocks.set(tile.table_id, (tile.time_limit || {}).ends_at || null);
+}
+
+function showTimes() {
+  for (const [id, endsAt] of clocks) {
+    const tile = document.getElementById(`tile-${id}`);
+    if (!tile) continue;
+    let left = tile.querySelector(".time-left");
+    if (!left) {
+      left = document.createElement("div");
+      left.className = "time-left";
+      tile.append(left);
+    }
+    const seconds = endsAt ? Math.max(0, Math.round((Date.parse(endsAt) - Date.now()) / 1000)) : null;
+    left.textContent = seconds === null ? "" :
+      `time left ${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+  }
+}
+
+setInterval(showTimes, 1000);
+
 function follow() {
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
   ws.onopen = () => fetch("/standings").then((r) => r.json()).then(standings);
   ws.onmessage = (event) => {
     const m = JSON.parse(event.data);
     if (m.type === "standings") standings(m);
+    else if (m.type === "floor") m.tiles.forEach(clock);
+    else if (m.type === "tile") clock(m.tile);
+    showTimes();
   };
   ws.onclose = () => setTimeout(follow, 1000);
 }
