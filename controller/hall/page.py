@@ -26,6 +26,7 @@ from controller.hall.standings import ema_points, standings, standings_rows, unr
 from controller.hall.store import HallStoreError
 
 STATIC = Path(__file__).with_name("static")
+COALESCE = 0.1  # seconds: the standings are pushed at most this often
 
 
 class HallBoard(Board):
@@ -46,8 +47,16 @@ class HallView(FloorView):
         self.hall = hall
         self.access = access
         self.connection = connection
+        self._push: asyncio.TimerHandle | None = None
 
     def results_changed(self) -> None:
+        """The standings pushed after a result or a correction; a burst of them (the whole
+        field's games ending together) coalesced into one push every ``COALESCE`` seconds."""
+        if self._push is None:
+            self._push = asyncio.get_running_loop().call_later(COALESCE, self._push_standings)
+
+    def _push_standings(self) -> None:
+        self._push = None
         self._send(self.standings())
 
     def standings(self) -> dict[str, Any]:
