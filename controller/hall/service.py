@@ -105,6 +105,10 @@ class Hall:
         if result.get("table", table) != table:  # a table config's number, or the tables file, is wrong
             raise Refused(f"it says it is table {result['table']}, but the tables file has {table_id} as table {table}")
         round_ = result.get("round") or self._next_round(table)
+        other = self.store.result_key(round_, table)
+        if other is not None:  # a second game at one table in one round: which one counts is the director's call
+            raise Refused(f"round {round_} table {table} has a result already ({other}); this second game is not "
+                          f"counted")
         seating = {s.table: s for s in self.store.seating(round_)}
         if table not in seating:
             raise Refused(f"the seating has no table {table} in round {round_}")

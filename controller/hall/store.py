@@ -165,6 +165,11 @@ class HallStore:
                      (key, table_id, round_, table, json.dumps(result), time.time())))
         return self._db.total_changes > before
 
+    def result_key(self, round_: int, table: int) -> str | None:
+        """The key of the result stored for ``table`` in ``round_``, if any."""
+        row = self._db.execute('SELECT key FROM results WHERE round = ? AND "table" = ?', (round_, table)).fetchone()
+        return row[0] if row else None
+
     def results(self) -> list[Result]:
         rows = self._db.execute('SELECT key, table_id, round, "table", result, received_at FROM results '
                                 'ORDER BY round, "table", received_at')

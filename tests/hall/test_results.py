@@ -80,6 +80,9 @@ def test_results_reach_the_hall_once_across_a_sigkill_and_the_export_is_the_doc_
         two.send("demo-2-a", GAMES[1][3])  # while the hall is down: retained on the broker
         hall_process.start()
         two.wait_ack("demo-2-a")
+        one.send("demo-1-second", GAMES[2][3], round_=1)  # a second game in round 1: not counted
+        wait_for(lambda: "round 1 table 1 has a result already (demo-1-a); this second game is not counted"
+                 in hall_process.logs(), "the hall to refuse it")
         one.send("demo-1-b", GAMES[2][3], round_=2)
         two.send("demo-2-b", GAMES[3][3])  # no round: the next the table has not reported
         one.wait_ack("demo-1-b")
