@@ -1,5 +1,6 @@
 """A simulated tournament through the console scripts: 4 `mjtable demo` tables on a real
-mosquitto, 2 rounds, `mjtable hall serve` entered with its files. The hall is killed with
+mosquitto, 2 rounds of a seating `mjtable hall seating generate` made, `mjtable hall
+serve` entered with its files. The hall is killed with
 SIGKILL and restarted in round 1; the broker is killed and restarted in round 2 while
 tables are ending their games. Every game arrives exactly once, and the standings equal a
 recomputation from the tables' own journals."""
@@ -17,8 +18,6 @@ from ..support.processes import MJTABLE, wait_for
 from .conftest import HallProcess, hall
 
 TABLES = 4
-SEATING = ["1-2-3-4", "5-6-7-8", "9-10-11-12", "13-14-15-16", "",
-           "1-5-9-13", "2-6-10-14", "3-7-11-15", "4-8-12-16"]
 
 
 def tournament_files(folder: Path) -> None:
@@ -28,7 +27,6 @@ def tournament_files(folder: Path) -> None:
     (folder / "header.csv").write_text("key,value\ntitle,Test Open\nplace,Here\ncountry,FRA\nstart_date,2027-01-01\n"
                                        "end_date,2027-01-01\ndays,1\nrules,EMA 2016\nmers_weight,0.5\n")
     (folder / "tables.csv").write_text("number,table_id\n" + "".join(f"{n},demo-{n}\n" for n in range(1, TABLES + 1)))
-    (folder / "seating.txt").write_text("\n".join(SEATING) + "\n")
 
 
 def demo(folder: Path, broker, round_: int) -> subprocess.Popen:
@@ -44,8 +42,8 @@ def stored(hall_process: HallProcess) -> list[str]:
 
 def from_journals(folder: Path) -> dict[int, int]:
     """Each player's table points, recomputed from every table's journal and the seating."""
-    rounds = [[list(map(int, line.split("-"))) for line in block.split("\n")]
-              for block in "\n".join(SEATING).split("\n\n")]
+    rounds = [[list(map(int, line.split("-"))) for line in block.splitlines()]
+              for block in (folder / "seating.txt").read_text().strip().split("\n\n")]
     points: dict[int, int] = {}
     for round_, tables in enumerate(rounds, 1):
         for table, numbers in enumerate(tables, 1):
@@ -60,6 +58,9 @@ def from_journals(folder: Path) -> dict[int, int]:
 def test_a_tournament_of_demo_tables_reaches_the_hall_exactly_once(files, broker):
     tournament_files(files)
     (files / "table-password").write_text(PASSWORD)
+    generated = hall("seating", "generate", "--players", "players.csv", "--rounds", "2", "--out", "seating.txt",
+                     cwd=files)
+    assert generated.stdout == "no pair meets twice\n"
     entered = hall("import", "--players", "players.csv", "--header", "header.csv", "--tables", "tables.csv",
                    "seating.txt", cwd=files)
     assert entered.returncode == 0, entered.stderr
