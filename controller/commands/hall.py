@@ -214,7 +214,7 @@ def _seating(args: argparse.Namespace) -> int:
 
 
 def _tables(args: argparse.Namespace) -> int:
-    from controller.hall.orders import answer_lines, schedule_request, send
+    from controller.hall.orders import answer_lines, schedule_request, send, too_large
 
     found = broker_connection(args, "hall tables")
     if found is None:
@@ -230,6 +230,9 @@ def _tables(args: argparse.Namespace) -> int:
             request, done = {"op": "signal", "signal": args.signal}, f"{args.signal} signal given"
     finally:
         store.close()
+    if (why := too_large(request)) is not None:
+        print(f"mjtable hall tables: {why}", file=sys.stderr)
+        return 2
     replies = asyncio.run(send(found[0], args.prefix, tables, request, args.timeout))
     print("\n".join(answer_lines(tables, replies, done, args.timeout)))
     return 0 if all(r is not None and r.get("ok") for r in replies.values()) else 1

@@ -16,6 +16,7 @@ import uuid
 import aiomqtt
 
 from controller.api.floor.broker import Connection, _bytes
+from controller.api.server import MAX_MESSAGE
 from controller.club.players import MAX_NAME_BYTES
 from controller.club.schedule import TableSeating
 from controller.hall.entry import HallPlayer
@@ -97,8 +98,27 @@ def answer_lines(tables: dict[int, str], replies: dict[int, dict | None], done: 
             lines.append(f"table {n} ({table_id}): no answer in {timeout:g} s (offline, its mqtt.commands off, "
                          f"or the broker's ACL does not let the hall command it)")
         elif reply.get("ok"):
-            lines.append(f"table {n} ({table_id}): {done}")
+            lines.append(f"table {n} ({table_id}): {done}" + "".join(f"; warning: {w}" for w in _warnings(n, reply)))
         else:
             error = reply.get("error") or {}
             lines.append(f"table {n} ({table_id}): refused: {error.get('message', error)}")
     return lines
+
+
+def _warnings(number: int, reply: dict) -> list[str]:
+    """What a table accepted but the director must know: its own warnings, and a table that
+    is not the number the tables file gives it."""
+    found = [w for w in reply.get("warnings", ()) if isinstance(w, str)]
+    if "table" in reply and reply["table"] != number:
+        found.append(f"it is table {reply['table']} by its config (table.number), not {number}: it would seat "
+                     f"the players of another table")
+    return found
+
+
+def too_large(request: dict) -> str | None:
+    """Why ``request`` cannot go to a table in one command (the control API's 64 KB), if so."""
+    size = len(json.dumps(request, separators=(",", ":")).encode()) + 64  # the order's id
+    if size > MAX_MESSAGE:
+        return (f"the order takes {size // 1024} KB, more than a table takes in one command ({MAX_MESSAGE // 1024} "
+                f"KB); nothing was sent")
+    return None

@@ -112,6 +112,8 @@ class HallView(FloorView):
         try:
             body = await self._director(request)
             request_, done = self._order(body)
+            if (why := orders.too_large(request_)) is not None:
+                raise Refusal("too_large", why)
         except Refusal as refusal:
             return _refused(refusal)
         tables = self.hall.store.tables()

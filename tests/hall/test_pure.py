@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from controller.club.schedule import TableSeating
 from controller.hall.entry import HallPlayer
-from controller.hall.orders import display_names
+from controller.hall.orders import answer_lines, display_names, schedule_request, too_large
 from controller.hall.seating import meetings, repeat_report, shuffled, swiss
 from controller.hall.standings import ema_points, standings
 from controller.hall.store import Result
@@ -45,3 +45,23 @@ def test_players_equal_in_table_points_and_score_share_their_position():
     result = Result("k", "demo-1", 1, 1, {"winds": winds}, 0.0)
     lines = standings(players, [result], [TableSeating(1, 1, (1, 2, 3, 4))], [])
     assert [(l.position, l.player.number) for l in lines] == [(1, 3), (2, 1), (2, 2), (4, 4)]
+
+
+def test_a_table_of_another_number_or_with_a_warning_is_told():
+    replies = {1: {"ok": True, "table": 1, "warnings": []},
+               2: {"ok": True, "table": 9, "warnings": ["the schedule never seats table 9 (it seats tables 1-2): "
+                                                        "check table.number in the table config"]},
+               3: {"ok": False, "error": {"code": "store_failed", "message": "disk full"}}}
+    assert answer_lines({1: "t1", 2: "t2", 3: "t3"}, replies, "the seating is taken", 10) == [
+        "table 1 (t1): the seating is taken",
+        "table 2 (t2): the seating is taken; warning: the schedule never seats table 9 (it seats tables 1-2): check "
+        "table.number in the table config; warning: it is table 9 by its config (table.number), not 2: it would "
+        "seat the players of another table",
+        "table 3 (t3): refused: disk full"]
+
+
+def test_an_order_too_large_for_a_table_is_not_sent():
+    players = {n: HallPlayer(n, f"First{n}", f"Last{n}", f"{n:08d}", "FRA", True) for n in range(1, 1201)}
+    request = schedule_request(players, [TableSeating(1, t, tuple(range(4 * t - 3, 4 * t + 1))) for t in range(1, 301)])
+    assert too_large(request).endswith("more than a table takes in one command (64 KB); nothing was sent")
+    assert too_large({"op": "start", "round": 1}) is None
