@@ -24,7 +24,7 @@ import aiomqtt
 from controller.api.floor.board import Board
 from controller.api.floor.broker import RETRY_FIRST, RETRY_MAX, Connection, _bytes
 from controller.backoff import Backoff
-from controller.hall.store import HallStore
+from controller.hall.store import HallStore, HallStoreError
 
 log = logging.getLogger("mjtable.hall")
 
@@ -83,6 +83,9 @@ class Hall:
             if key not in self._told:
                 self._told.add(key)
                 log.warning("result %s from %s ignored: %s", key, table_id, exc)
+            return
+        except HallStoreError as exc:  # not confirmed: the table sends it again, and it is taken then
+            log.error("result %s from %s not stored: %s", key, table_id, exc)
             return
         if new:
             log.info("round %d table %d (%s): result %s stored", round_, table, table_id, key)

@@ -4,25 +4,15 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from ..support.mosquitto import Mosquitto, PASSWORD
 from ..support.processes import MJTABLE, wait_for
+from .doc import doc_block
 
-HALL_MD = Path(__file__).resolve().parents[2] / "docs" / "HALL.md"
 TABLES = ("demo-1", "demo-2", "demo-3", "demo-4", "demo-9")  # the table accounts the broker knows
-
-
-def doc_block(first_line: str) -> str:
-    """The fenced block of docs/HALL.md beginning with ``first_line``: the tests enter the
-    files the page shows and expect what it shows."""
-    blocks = re.findall(r"^```[a-z]*\n(.*?)^```$", HALL_MD.read_text(), re.S | re.M)
-    found = [b for b in blocks if b.startswith(first_line)]
-    assert len(found) == 1, f"docs/HALL.md has {len(found)} blocks beginning {first_line!r}"
-    return found[0]
 
 
 def hall(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -65,3 +65,38 @@ def test_an_order_too_large_for_a_table_is_not_sent():
     request = schedule_request(players, [TableSeating(1, t, tuple(range(4 * t - 3, 4 * t + 1))) for t in range(1, 301)])
     assert too_large(request).endswith("more than a table takes in one command (64 KB); nothing was sent")
     assert too_large({"op": "start", "round": 1}) is None
+
+
+def test_a_result_the_store_cannot_keep_is_not_confirmed_and_is_taken_when_sent_again(tmp_path, caplog):
+    import asyncio
+    import json
+
+    from controller.api.floor.board import Board
+    from controller.hall.entry import parse_tournament
+    from controller.hall.service import Hall
+    from controller.hall.store import HallStore, HallStoreError
+
+    from .doc import doc_block
+
+    store = HallStore(tmp_path / "hall.db")
+    store.enter(parse_tournament(doc_block("number,first_name"), "players.csv", doc_block("key,value"), "header.csv",
+                                 doc_block("number,table_id"), "tables.csv", doc_block("1-2-3-4"), "seating.txt"))
+    published = []
+
+    class Client:
+        async def publish(self, topic, payload, qos):
+            published.append(topic)
+
+    add = store.add_result
+    store.add_result = lambda *args: (_ for _ in ()).throw(HallStoreError("hall.db: disk I/O error"))
+    hall = Hall(store, Board())
+    winds = [{"seat": s, "score": 30000, "table_points": 0, "rank": 1} for s in range(4)]
+    payload = json.dumps({"key": "k1", "table_id": "demo-1", "winds": winds}).encode()
+    topic = "mjtable/demo-1/results/k1"
+    asyncio.run(hall.receive(Client(), topic, payload))
+    assert published == [] and store.results() == []
+    assert "result k1 from demo-1 not stored: hall.db: disk I/O error" in caplog.text
+    store.add_result = add
+    asyncio.run(hall.receive(Client(), topic, payload))  # the table's next republication
+    assert published == [topic + "/ack"] and len(store.results()) == 1
+    store.close()
