@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "demo": "controller.commands.demo",
     "conformance": "controller.commands.conformance",
     "floor": "controller.commands.floor",
+    "hall": "controller.commands.hall",
     "web": "controller.commands.web",
 }
 

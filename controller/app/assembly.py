@@ -117,7 +117,8 @@ class Application:
             return
         from controller.api.mqtt.publisher import Publisher  # lazily: aiomqtt only for a table that uses it
 
-        self.publisher = Publisher(settings, self.service, list(self.plan.rules.seats))
+        self.publisher = Publisher(settings, self.service, list(self.plan.rules.seats),
+                                   self.plan.database.with_suffix(".results.json"))  # kept until the hall has them
         self.publisher.start()
 
     async def _start_web(self):

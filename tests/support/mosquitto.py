@@ -30,6 +30,13 @@ user operator
 topic write mjtable/+/command
 topic read mjtable/+/command/reply
 
+# the tournament hall (docs/HALL.md) reads every table, confirms results and commands the tables
+user hall
+topic read mjtable/#
+topic write mjtable/+/results/+/ack
+topic write mjtable/+/command
+topic read mjtable/+/command/reply
+
 # each table (user name = table id) writes its own tree and reads its own command topic
 # (and writes it: to clear a retained command, which it never runs)
 pattern write mjtable/%u/status
@@ -37,6 +44,8 @@ pattern write mjtable/%u/events
 pattern write mjtable/%u/availability
 pattern write mjtable/%u/command/reply
 pattern readwrite mjtable/%u/command
+pattern write mjtable/%u/results/+
+pattern read mjtable/%u/results/+/ack
 pattern write homeassistant/sensor/mjtable_%u_state/config
 pattern write homeassistant/sensor/mjtable_%u_hand/config
 pattern write homeassistant/sensor/mjtable_%u_fault/config
@@ -87,7 +96,7 @@ class Mosquitto:
 
     def _write_passwords(self) -> None:
         self.passwords.write_text("")
-        for user in ("floor", "operator", *self.users):
+        for user in ("floor", "operator", "hall", *self.users):
             subprocess.run([MOSQUITTO_PASSWD, "-b", str(self.passwords), user, PASSWORD], check=True,
                            capture_output=True)
 

@@ -17,6 +17,9 @@ import ssl
 import time
 from collections import deque
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
 import aiomqtt
 from aiomqtt import ProtocolVersion
 
@@ -25,6 +28,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from controller.api.mqtt.commands import Commands
 from controller.api.server import ControlHandler, encode
 from controller.backoff import Backoff
+from controller.api.mqtt.results import Results
 from controller.api.mqtt.settings import MqttSettings, parse_broker
 from controller.api.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discovery_configs, event_message,
                                     status_message)
@@ -36,12 +40,14 @@ STOP_TIMEOUT = 2.0  # seconds a clean stop waits to send what is queued, and to 
 
 
 class Publisher:
-    def __init__(self, settings: MqttSettings, handler: ControlHandler, seats: list[int]) -> None:
+    def __init__(self, settings: MqttSettings, handler: ControlHandler, seats: list[int],
+                 results_file: Path | None = None) -> None:
         self.settings = settings
         self.handler = handler
         self.seats = seats
         self.broker = parse_broker(settings.broker)
         self.topics = Topics.of(settings.prefix, settings.table_id, settings.discovery_prefix)
+        self.results = Results(self.topics, handler, results_file)  # each game's result, until the hall confirms it
         self._events: deque[bytes] = deque(maxlen=settings.queue)
         self.dropped = 0  # events that fell out of the full queue, not yet told
         self._status_stale = True
@@ -73,6 +79,7 @@ class Publisher:
                 await asyncio.wait_for(self._drained.wait(), flush)
             except asyncio.TimeoutError:
                 log.warning("MQTT: %d events not sent at stop", len(self._events))
+            await self.results.settled(flush)
         if self._client is not None:
             try:
                 await self._client.publish(self.topics.availability, OFFLINE, qos=1, retain=True,
@@ -88,6 +95,7 @@ class Publisher:
     # ---- the controller's side: never blocks, never raises ----
     def _on_event(self, event: dict) -> None:
         name = event["event"]
+        self.results.on_event(event)
         if name == "fault":
             self._fault_since = time.time()
         elif name == "recovered":
@@ -156,7 +164,8 @@ class Publisher:
             await client.subscribe(self.topics.command, options=SubscribeOptions(qos=1, retainAsPublished=True))
         self._wake.set()  # a first pass: what was queued while away, and the drained mark
         # Either ends on a lost connection (MqttError); the other is then stopped.
-        tasks = [asyncio.ensure_future(self._send(client)), asyncio.ensure_future(self._listen(client))]
+        tasks = [asyncio.ensure_future(self._send(client)), asyncio.ensure_future(self._listen(client)),
+                 asyncio.ensure_future(self.results.serve(client))]
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -213,6 +222,9 @@ class Publisher:
     async def _listen(self, client: aiomqtt.Client) -> None:
         """Commands, one at a time, like one socket connection; also notices a lost connection."""
         async for message in client.messages:
+            if self.results.is_ack(message.topic.value):
+                await self.results.acked(client, message.topic.value)
+                continue
             payload = message.payload if isinstance(message.payload, bytes) else str(message.payload).encode()
             if message.retain and payload:
                 self._commands.retained(str(message.topic))
