@@ -45,7 +45,10 @@ class PausedTable:
         self.trace = folder / "trace.jsonl"
         port = start_sim(procs, SEED, "--trace", str(self.trace), *options, speed=speed)
         config = write_config(folder, port)
-        config.write_text(config.read_text().replace("starting_dealer: 0", f"starting_dealer: {dealer}"))
+        text = config.read_text().replace("starting_dealer: 0", f"starting_dealer: {dealer}")
+        if "--profile" in options:  # the host's deadlines from the slow profile too: its slow step is no overrun
+            text = text.replace(f"profile: {DEFAULT_PROFILE}", f"profile: {options[options.index('--profile') + 1]}")
+        config.write_text(text)
         self.run = RunProcess(procs, config)
         self.socket = self.run.client.path
         self.run.start()
