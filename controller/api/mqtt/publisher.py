@@ -16,13 +16,13 @@ import logging
 import ssl
 import time
 from collections import deque
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import aiomqtt
 
 from controller.api.server import MAX_MESSAGE, ControlHandler, answer_line, encode
 from controller.backoff import Backoff
+from controller.version import installed_version
 from controller.api.mqtt.settings import MqttSettings, parse_broker
 from controller.api.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discovery_configs, event_message,
                                     status_message)
@@ -144,7 +144,7 @@ class Publisher:
     async def _serve(self, client: aiomqtt.Client) -> None:
         await client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
-            for topic, config in discovery_configs(self.topics, self.seats, _version()).items():
+            for topic, config in discovery_configs(self.topics, self.seats, installed_version("unknown")).items():
                 await client.publish(topic, json.dumps(config), qos=1, retain=True)
         await self._publish_status(client)
         if self.dropped:
@@ -219,9 +219,3 @@ class Publisher:
             return {"ok": False, "error": {"code": "too_large", "message": f"message longer than {MAX_MESSAGE} bytes"}}
         return await answer_line(self.handler, payload)
 
-
-def _version() -> str:
-    try:
-        return version("mjtable")
-    except PackageNotFoundError:
-        return "unknown"
