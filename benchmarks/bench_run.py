@@ -1,9 +1,9 @@
 """A real `mjtable run` (the console script, on `mjtable sim --pty`) in each configuration —
 plain, web, MQTT (a local mosquitto), web and MQTT — to its ready notification: seconds and
 CPU to ready, VmRSS at ready and after IDLE_SECONDS idle, idle CPU over that window; the
-start-up of web + MQTT warm and cold (after `sync` and dropping the page cache, as root
-where the kernel lets us; the line says when it could not); and `mjtable status` against
-the running controller, CPU from start to exit.
+start-up of web + MQTT on a store of HISTORY_GAMES games, warm and cold (after `sync` and
+dropping the page cache, as root where the kernel lets us; the line says when it could
+not); and `mjtable status` against the running controller, CPU from start to exit.
 
 Ready is the controller's READY=1 datagram on $NOTIFY_SOCKET, as systemd hears it.
 """
