@@ -18,8 +18,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from benchmarks.bench_system import MJTABLE, spawn_first_line, stop
-from benchmarks.bench_web import SECRET, _config, _start, print_rows
+from benchmarks.bench_system import MJTABLE, Figures, spawn_first_line, stop
+from benchmarks.bench_web import SECRET, _config, _start
 
 CYCLES = 20  # pause / resume pairs
 STATIC = Path(__file__).resolve().parent.parent / "controller" / "api" / "web" / "static"
@@ -120,11 +120,12 @@ def _delays(events: list[tuple[str, float]], seen: list[list]) -> list[float]:
 def main() -> None:
     plain, zipped = page_weight()
     delays = event_to_dom()
-    rows = [(f"table event to the page's DOM (headless Chromium), median / max of {len(delays)}",
-             f"{statistics.median(delays):.1f} / {max(delays):.1f} ms", "≤ 100 ms median"),
-            ("page weight: HTML + JS + CSS, plain / gzipped", f"{plain / 1024:.1f} / {zipped / 1024:.1f} KB", "")]
-    print_rows("browser: the table page in a real browser", rows)
-
+    figures = Figures("browser: the table page in a real browser")
+    median = statistics.median(delays)
+    figures.add(f"table event to the page's DOM (headless Chromium), median / max of {len(delays)}",
+                f"{median:.1f} / {max(delays):.1f} ms", "≤ 100 ms median", median <= 100)
+    figures.add("page weight: HTML + JS + CSS, plain / gzipped", f"{plain / 1024:.1f} / {zipped / 1024:.1f} KB")
+    figures.print()
 
 if __name__ == "__main__":
     main()

@@ -1,24 +1,26 @@
 """Fleet figures: 50 simulated tables publishing to one mosquitto while the floor view is
 open (README, Figures; docs/FLOOR.md). Every hand of every table must show on the floor
 view; the event-to-floor latency (from the controller's hand_ended to the floor view's
-WebSocket message that shows it) against its target; and what MQTT costs a controller in
-CPU and memory, from the same games played with and without a broker.
+WebSocket message that shows it) against its target, and apart from it the floor view's
+own share (from a broker subscriber's delivery to the floor's message); and what MQTT costs
+a table's controller in CPU and memory, from the same games played with and without a broker.
 
-The tables play in one child process (benchmarks/fleet.py: in-process simulated tables on
-one real-time loop, `SPEED` times faster than real); the broker, `mjtable floor` and the
-WebSocket watcher each run in a process of their own, as in a parlour.
+Each table plays in a process of its own (benchmarks/fleet.py: its simulated table on a
+real-time loop, `SPEED` times faster than real), as each real table has a board: a p99 then
+measures the publisher, the broker and the floor view, not one process's share of the CPU.
+The broker, `mjtable floor` and the WebSocket watcher each run in a process of their own.
 """
 from __future__ import annotations
 
 import json
-import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from benchmarks.bench_system import Figures, load, vm_hwm
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -27,33 +29,40 @@ SPEED = 30  # a hand change of 17 s takes 0.57 s, a hand 2.6 s: 50 tables end so
 LATENCY_TARGET = 0.200  # seconds, p99
 MIB = 1024 * 1024
 
-# RSS of a fresh interpreter with the controller, then with the MQTT client as well.
-IMPORT_COST = ("import resource, controller.controller, controller.service\n"
-               "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
-               "import controller.mqtt.publisher\n"
-               "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) * 1024)\n")
 
-
-def _child(broker: str | None, out: Path, password: str | None) -> None:
-    """The tables' process: play the fleet's games; their hands' ends, CPU and peak RSS to `out`."""
+def _child(n: int, broker: str | None, out: Path, password: str | None) -> None:
+    """Table `fleet-n`'s process: play its game; its hands' ends, CPU and peak RSS to `out`."""
     import asyncio
     import logging
-    logging.basicConfig(level=logging.ERROR)  # a starved loop's watchdog stops are expected here
+    logging.basicConfig(level=logging.ERROR)
 
     from benchmarks.fleet import play_fleet
+    print("ready", flush=True)  # imported: the games start together once every table is
+    sys.stdin.readline()
     cpu, wall = time.process_time(), time.monotonic()
-    tables = asyncio.run(play_fleet(TABLES, speed=SPEED, broker=broker, password=password))
+    [table] = asyncio.run(play_fleet(1, speed=SPEED, broker=broker, password=password, first=n))
     out.write_text(json.dumps({
         "cpu": time.process_time() - cpu, "wall": time.monotonic() - wall,
-        "hwm": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-        "ended": [[*hand, t] for table in tables for hand, t in table.ended.items()]}))
+        "hwm": vm_hwm(),
+        "ended": [[*hand, t] for hand, t in table.ended.items()]}))
 
 
-def play(folder: Path, broker: str | None, password: str | None = None) -> dict:
-    out = folder / ("with.json" if broker else "without.json")
-    subprocess.run([PYTHON, "-m", "benchmarks.bench_fleet", broker or "-", str(out), password or "-"], cwd=ROOT,
-                   check=True, timeout=1800)
-    return json.loads(out.read_text())
+def play(folder: Path, broker: str | None, password: str | None = None) -> list[dict]:
+    """Every table's game, each in its own process at once; what each process wrote."""
+    kind = "with" if broker else "without"
+    outs = [folder / f"{kind}-{n}.json" for n in range(1, TABLES + 1)]
+    children = [subprocess.Popen([PYTHON, "-m", "benchmarks.bench_fleet", str(n), broker or "-", str(out),
+                                  password or "-"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+                for n, out in enumerate(outs, 1)]
+    for child in children:  # fifty interpreters starting would load the machine during the first hands
+        child.stdout.readline()
+    for child in children:
+        child.stdin.write("go\n")
+        child.stdin.close()
+    for child in children:
+        if child.wait(timeout=1800):
+            raise SystemExit(f"a fleet table's process failed ({child.args})")
+    return [json.loads(out.read_text()) for out in outs]
 
 
 def measure() -> dict:
@@ -71,8 +80,8 @@ def measure() -> dict:
                                    cwd=ROOT)
         try:
             time.sleep(1.0)  # the watcher connected to the floor view
-            load = os.getloadavg()[0]
             with_mqtt = play(folder, broker.url, PASSWORD)
+            load_with = load()
             time.sleep(1.0)  # the last hands on their way to the floor
         finally:
             for proc in (watcher, floor):
@@ -83,13 +92,7 @@ def measure() -> dict:
         for where, *hand, at in map(json.loads, seen_file.read_text().splitlines()):
             seen[where][tuple(hand)] = at
         without = play(folder, None)
-    library = int(subprocess.run([PYTHON, "-c", IMPORT_COST], cwd=ROOT, capture_output=True, text=True,
-                                 check=True).stdout)
-    return {"with": with_mqtt, "without": without, "seen": seen, "library": library, "load": load}
-
-
-def latencies(ended: dict, seen: dict) -> list[float]:
-    return sorted(seen[h] - t for h, t in ended.items() if h in seen)
+    return {"with": with_mqtt, "without": without, "seen": seen, "load": load_with}
 
 
 def p99(values: list[float]) -> float:
@@ -103,38 +106,36 @@ def spread(values: list[float]) -> str:
 
 def main() -> None:
     m = measure()
-    ended = {tuple(e[:3]): e[3] for e in m["with"]["ended"]}
-    floor, broker = latencies(ended, m["seen"]["floor"]), latencies(ended, m["seen"]["broker"])
+    ended = {tuple(e[:3]): e[3] for table in m["with"] for e in table["ended"]}
+    floor_seen, broker_seen = m["seen"]["floor"], m["seen"]["broker"]
+    floor = sorted(floor_seen[h] - t for h, t in ended.items() if h in floor_seen)
+    broker = sorted(broker_seen[h] - t for h, t in ended.items() if h in broker_seen)
+    own = sorted(floor_seen[h] - broker_seen[h] for h in ended if h in floor_seen and h in broker_seen)
     missing = len(ended) - len(floor)
     hands = len(ended)
-    cpu_with, cpu_without = m["with"]["cpu"], m["without"]["cpu"]
-    per_table = (m["with"]["hwm"] - m["without"]["hwm"] - m["library"]) / TABLES
-    print(f"fleet: {TABLES} simulated tables at {SPEED}x on one mosquitto, the floor view open "
-          f"(load average {m['load']:.1f} at the start)")
-    rows = [
-        ("hands on the floor view", f"{len(floor)} of {hands}" + (f", {missing} MISSING" if missing else ""),
-         "every one", missing == 0),
-        ("hand_ended → floor view WebSocket, median / p99 / max", spread(floor), f"p99 ≤ {LATENCY_TARGET * 1000:.0f} ms",
-         p99(floor) <= LATENCY_TARGET),
-        ("  of which hand_ended → a broker subscriber", spread(broker), "", True),
-        ("controller CPU per hand, without / with MQTT",
-         f"{cpu_without / hands * 1000:.1f} / {cpu_with / hands * 1000:.1f} ms "
-         f"(+{(cpu_with / cpu_without - 1) * 100:.0f} %)", "", True),
-        ("controller RSS for MQTT: the client library + each table's connection",
-         f"{m['library'] / MIB:.1f} + {per_table / MIB:.2f} MB", "", True),
-        ("the games' wall time, without / with MQTT", f"{m['without']['wall']:.1f} / {m['with']['wall']:.1f} s", "",
-         True),
-    ]
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    for figure, value, target, ok in rows:
-        verdict = ("ok" if ok else "OVER") if target else ""
-        print(f"  {figure:<{width}}  {value:>{vwidth}}  {target:<16}  {verdict}")
+    cpu_with, cpu_without = (sum(t["cpu"] for t in m[k]) for k in ("with", "without"))
+    hwm_with, hwm_without = (statistics.median(t["hwm"] for t in m[k]) for k in ("with", "without"))
+    wall_with, wall_without = (max(t["wall"] for t in m[k]) for k in ("with", "without"))
+    figures = Figures(f"fleet: {TABLES} simulated tables at {SPEED}x, each in its own process, on one mosquitto, "
+                      f"the floor view open (load average {m['load']:.1f} at the end of the games)")
+    figures.add("hands on the floor view", f"{len(floor)} of {hands}" + (f", {missing} MISSING" if missing else ""),
+                "every one", missing == 0)
+    figures.add("hand_ended → floor view WebSocket, median / p99 / max", spread(floor),
+                f"p99 ≤ {LATENCY_TARGET * 1000:.0f} ms", p99(floor) <= LATENCY_TARGET)
+    figures.add("  hand_ended → a broker subscriber (the publisher and the broker)", spread(broker))
+    figures.add("  broker subscriber → floor view WebSocket (the floor view's own)", spread(own))
+    figures.add("controller CPU per hand, without / with MQTT",
+                f"{cpu_without / hands * 1000:.1f} / {cpu_with / hands * 1000:.1f} ms "
+                f"(+{(cpu_with / cpu_without - 1) * 100:.0f} %)")
+    figures.add("a table's process peak RSS, without / with MQTT (median)",
+                f"{hwm_without / MIB:.1f} / {hwm_with / MIB:.1f} MB (+{(hwm_with - hwm_without) / MIB:.1f})")
+    figures.add("the games' wall time, without / with MQTT", f"{wall_without:.1f} / {wall_with:.1f} s")
+    figures.print()
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4:
-        _child(None if sys.argv[1] == "-" else sys.argv[1], Path(sys.argv[2]),
-               None if sys.argv[3] == "-" else sys.argv[3])
+    if len(sys.argv) == 5:
+        _child(int(sys.argv[1]), None if sys.argv[2] == "-" else sys.argv[2], Path(sys.argv[3]),
+               None if sys.argv[4] == "-" else sys.argv[4])
     else:
         main()

@@ -1,14 +1,16 @@
-"""System figures against the targets (README, Figures): pty round trip vs a raw pty echo, hand change vs
-the mechanical critical path (with and without pipelining), a hanchan in virtual time,
-controller RSS, start to ready (with a long history in the store), idle CPU, and how long
-the table is out of play after a fault it recovers from alone (virtual time).
+"""System figures against the targets (README, Figures): pty round trip vs a raw pty echo
+(interleaved, repeated) and the host's CPU per round trip, hand change vs the mechanical
+critical path (with and without pipelining), a hanchan in virtual time (wall, CPU, frames
+per hand), and how long the table is out of play after a fault it recovers from alone
+(virtual time). A real `mjtable run`'s memory, start-up and idle CPU are bench_run.py's.
 
 Subprocesses measure what must not share this process: the simulator at the far end of
-the pty, the echo baseline, and a fresh controller for RSS / start-up / idle CPU.
+the pty, the echo baseline, a game's peak memory.
 """
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import subprocess
 import sys
@@ -20,16 +22,62 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
 MJTABLE = str(Path(PYTHON).parent / "mjtable")
-ROUND_TRIPS = 500
+ROUND_TRIPS = 200  # per block
+ROUNDS = 10  # blocks of table and echo round trips, in turn
 SEEDS = range(7)
-IDLE_SECONDS = 10.0
 MIB = 1024 * 1024
 
-rows: list[tuple[str, str, str, bool]] = []
+def load() -> float:
+    """The one-minute load average: printed beside every figure, which it disturbs."""
+    return os.getloadavg()[0]
+
+
+class Figures:
+    """A benchmark's figures, each with its target, met or OVER, and the load average when
+    it was taken; printed in columns under a title."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.rows: list[tuple[str, str, str, str, float]] = []
+
+    def add(self, figure: str, value: str, target: str = "", ok: bool = True) -> None:
+        verdict = ("met" if ok else "OVER") if target else ""
+        self.rows.append((figure, value, target, verdict, load()))
+
+    def print(self) -> None:
+        widths = [max(len(r[i]) for r in self.rows) for i in range(3)]
+        print(self.title)
+        for *cells, verdict, at in self.rows:
+            line = "  ".join(f"{c:<{w}}" for c, w in zip(cells, widths))
+            print(f"  {line}  {verdict:<4}  load {at:.1f}")
+
+
+def vm_rss(pid: int | str) -> int:
+    """A process's resident memory now (bytes), as the kernel counts it."""
+    return _vm(pid, "VmRSS")
+
+
+def vm_hwm(pid: int | str = "self") -> int:
+    """A process's peak resident memory (bytes) since its exec (ru_maxrss would keep the
+    peak of the process that forked it)."""
+    return _vm(pid, "VmHWM")
+
+
+def _vm(pid: int | str, key: str) -> int:
+    return next(int(line.split()[1]) * 1024 for line in open(f"/proc/{pid}/status") if line.startswith(key))
+
+
+def cpu_of(pid: int) -> float:
+    """CPU seconds (user + system) a process has used: what a loaded machine does not inflate."""
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+figures = Figures("system: figures against the targets (README, Figures)")
 
 
 def report(figure: str, value: str, target: str, ok: bool) -> None:
-    rows.append((figure, value, target, ok))
+    figures.add(figure, value, target, ok)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -60,50 +108,65 @@ ECHO = textwrap.dedent("""
 """)
 
 
-async def table_round_trips(path: str) -> list[float]:
-    from controller.table.facade import Table
-
-    table = Table(lambda: _open(path))
-    await table.connect()
-    times = []
-    for _ in range(ROUND_TRIPS):
-        start = time.perf_counter()
-        await table.command("get_status")
-        times.append(time.perf_counter() - start)
-    table.close()
-    return times
-
-
 async def _open(path: str):
     from firmware_protocol.transport import SerialTransport
     return SerialTransport.open(path, 1_000_000)
 
 
-async def echo_round_trips(path: str, size: int) -> list[float]:
+class Echo:
     """The same loop machinery (a reader on the event loop), bytes echoed by a child."""
-    from firmware_protocol.transport import SerialTransport
 
-    line = SerialTransport.open(path, 1_000_000)
-    loop = asyncio.get_running_loop()
-    received = bytearray()
-    arrived: asyncio.Future | None = None
+    def __init__(self, path: str, size: int) -> None:
+        from firmware_protocol.transport import SerialTransport
+        self.line = SerialTransport.open(path, 1_000_000)
+        self.line.set_receiver(self._on_bytes)
+        self.size, self.message = size, bytes(size)
+        self.received = bytearray()
+        self.arrived: asyncio.Future | None = None
 
-    def on_bytes(data: bytes) -> None:
-        received.extend(data)
-        if len(received) >= size and arrived and not arrived.done():
-            arrived.set_result(None)
-    line.set_receiver(on_bytes)
-    message = bytes(size)
+    def _on_bytes(self, data: bytes) -> None:
+        self.received.extend(data)
+        if len(self.received) >= self.size and self.arrived and not self.arrived.done():
+            self.arrived.set_result(None)
+
+    async def round_trip(self) -> None:
+        self.received.clear()
+        self.arrived = asyncio.get_running_loop().create_future()
+        self.line.write(self.message)
+        await self.arrived
+
+
+async def timed(step, count: int) -> tuple[list[float], float]:
+    """Wall seconds of each of `count` awaited steps, and this process's CPU seconds per step."""
     times = []
-    for _ in range(ROUND_TRIPS):
-        received.clear()
-        arrived = loop.create_future()
+    cpu = time.process_time()
+    for _ in range(count):
         start = time.perf_counter()
-        line.write(message)
-        await arrived
+        await step()
         times.append(time.perf_counter() - start)
-    line.close()
-    return times
+    return times, (time.process_time() - cpu) / count
+
+
+async def interleaved_round_trips(table_path: str, echo_path: str) -> list[tuple[float, float, float]]:
+    """ROUNDS rounds, each a block of table round trips (get_status) and one of raw echoes
+    of the same bytes, in turn (which goes first alternates): per round the table's median,
+    the echo's median and the host's CPU per table round trip."""
+    from controller.table.facade import Table
+
+    table = Table(lambda: _open(table_path))
+    await table.connect()
+    # Half the exchange each way: the same bytes on the wire as command + status reply.
+    echo = Echo(echo_path, status_exchange_bytes() // 2)
+    rounds = []
+    for n in range(ROUNDS):
+        blocks = {"table": lambda: table.command("get_status"), "echo": echo.round_trip}
+        order = ["table", "echo"] if n % 2 == 0 else ["echo", "table"]
+        measured = {name: await timed(blocks[name], ROUND_TRIPS) for name in order}
+        (table_times, cpu), (echo_times, _) = measured["table"], measured["echo"]
+        rounds.append((statistics.median(table_times), statistics.median(echo_times), cpu))
+    table.close()
+    echo.line.close()
+    return rounds
 
 
 def status_exchange_bytes() -> int:
@@ -117,23 +180,25 @@ def status_exchange_bytes() -> int:
 
 
 def bench_round_trip() -> None:
-    sim, path = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
+    sim, table_path = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
+    echo, echo_path = spawn_first_line([PYTHON, "-c", ECHO])
     try:
-        table = asyncio.run(table_round_trips(path))
+        rounds = asyncio.run(interleaved_round_trips(table_path, echo_path))
     finally:
         stop(sim)
-    echo, path = spawn_first_line([PYTHON, "-c", ECHO])
-    try:
-        # Half the exchange each way: the same bytes on the wire as command + status reply.
-        raw = asyncio.run(echo_round_trips(path, status_exchange_bytes() // 2))
-    finally:
         stop(echo)
-    ratio = statistics.median(table) / statistics.median(raw)
-    report("pty round trip get_status, median / p99",
-           f"{statistics.median(table) * 1e6:.0f} / {percentile(table, 0.99) * 1e6:.0f} µs", "", True)
-    report("raw pty echo (same size), median / p99",
-           f"{statistics.median(raw) * 1e6:.0f} / {percentile(raw, 0.99) * 1e6:.0f} µs", "", True)
-    report("round trip / raw echo, medians", f"{ratio:.2f}×", "≤ 3×", ratio <= 3)
+    table, raw, cpu = ([r[i] for r in rounds] for i in range(3))
+    ratios = [t / e for t, e, _ in rounds]
+    us = "{:.0f} µs ({:.0f}–{:.0f})".format
+    report(f"pty round trip get_status, median of {ROUNDS} rounds' medians (spread)",
+           us(statistics.median(table) * 1e6, min(table) * 1e6, max(table) * 1e6), "", True)
+    report("raw pty echo (same bytes), interleaved with it", us(statistics.median(raw) * 1e6, min(raw) * 1e6,
+                                                               max(raw) * 1e6), "", True)
+    ratio = statistics.median(ratios)
+    report("round trip / raw echo, median of the rounds' ratios (spread)",
+           f"{ratio:.1f}× ({min(ratios):.1f}–{max(ratios):.1f})", "≤ 3×", ratio <= 3)
+    report("host CPU per round trip (the controller's own cost)", us(statistics.median(cpu) * 1e6, min(cpu) * 1e6,
+                                                                     max(cpu) * 1e6), "", True)
 
 
 # ------------------------------------------------------------------ hand change
@@ -200,13 +265,25 @@ def bench_hanchan() -> None:
     from controller.app.simulation import run_game
 
     run_game("ema-2016", seed=0)  # warm imports and caches
-    walls = []
+    walls, cpus, runs = [], [], []
     for seed in SEEDS:
-        start = time.perf_counter()
-        run_game("ema-2016", seed=seed)
+        start, cpu = time.perf_counter(), time.process_time()
+        runs.append(run_game("ema-2016", seed=seed))
         walls.append(time.perf_counter() - start)
+        cpus.append(time.process_time() - cpu)
     median = statistics.median(walls)
     report(f"EMA hanchan in virtual time, median of {len(walls)}", f"{median:.3f} s", "≤ 0.5 s", median <= 0.5)
+    cpu = statistics.median(cpus)
+    report("  its CPU (table, simulator and players), median", f"{cpu:.3f} s", "≤ 0.1 s", cpu <= 0.1)
+    # Frames each way, a hand played at the table's own pace: virtual time keeps the
+    # simulated seconds, so a heartbeat a second of idle line counts as it would at a table.
+    frames = [(r.controller.table.stats.frames_sent + r.controller.table.stats.frames_received) / len(r.hands)
+              for r in runs]
+    beats = [sum(1 for t in r.trace if t.dir == "cmd" and t.name == "heartbeat") for r in runs]
+    commands = [sum(1 for t in r.trace if t.dir == "cmd") for r in runs]
+    report("  frames per hand on the line (both ways), median", f"{statistics.median(frames):.0f}", "", True)
+    report("  heartbeats of all commands in a game, median",
+           f"{statistics.median(beats):.0f} of {statistics.median(commands):.0f}", "", True)
 
 
 # ------------------------------------------------------------------ out of play after a fault
@@ -335,37 +412,12 @@ def run_virtual_restart(seed: int) -> float:
         return run_virtual(scenario(Path(tmp) / "state.db"))
 
 
-# ------------------------------------------------------------------ a fresh controller process
-# Connects to the simulator process over a pty as `mjtable run` would, prints when it
-# is ready (state idle), then idles IDLE_SECONDS and reports CPU and memory.
-CONTROLLER = textwrap.dedent("""
-    import asyncio, resource, sys, time
-    from controller import rules as R
-    from controller.game.controller import Controller
-    from controller.store.database import Store
-    from firmware_protocol.transport import SerialTransport
-
-    async def main(path, idle, database):
-        loop = asyncio.get_running_loop()
-        async def connect():
-            return SerialTransport.open(path, 1_000_000, loop=loop)
-        controller = Controller(connect, R.load_ruleset("ema-2016"), store=Store(database))
-        await controller.start()
-        print("ready", controller.sm.state, flush=True)
-        before = time.process_time()
-        await asyncio.sleep(idle)
-        print("idle_cpu", time.process_time() - before, flush=True)
-        controller.table.close()
-
-    asyncio.run(main(sys.argv[1], float(sys.argv[2]), sys.argv[3]))
-    print("rss", _vm("VmRSS"), "hwm", _vm("VmHWM"), flush=True)
-""").replace("asyncio.run(", "def _vm(key):\n    return next(int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith(key))\nasyncio.run(", 1)
-
 # Plays a whole game in virtual time, simulator and players in the same process.
 GAME = textwrap.dedent("""
     from controller.app.simulation import run_game
     run_game("ema-2016", seed=0)
-    print(next(int(l.split()[1]) * 1024 for l in open('/proc/self/status') if l.startswith("VmHWM")))
+    from benchmarks.bench_system import vm_hwm
+    print(vm_hwm())
 """)
 
 
@@ -409,70 +461,17 @@ def _fill_history(path: Path) -> None:
     db.close()
 
 
-def drop_from_cache(database: Path) -> None:
-    """Make the next open read the store from the disk, as after a power-on."""
-    import os
-
-    for path in (database, *(database.with_name(database.name + s) for s in ("-wal", "-shm"))):
-        if path.exists():
-            fd = os.open(path, os.O_RDONLY)
-            try:
-                os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
-            finally:
-                os.close(fd)
-
-
-def start_controller(device: str, database: Path, idle: float) -> tuple[float, list[str], dict[str, str]]:
-    """A fresh controller process: seconds to ready, its ready line, its other figures."""
-    start = time.perf_counter()
-    child = subprocess.Popen([PYTHON, "-c", CONTROLLER, device, str(idle), str(database)], stdout=subprocess.PIPE,
-                             text=True, cwd=ROOT)
-    ready_line = child.stdout.readline().split()
-    ready = time.perf_counter() - start
-    out = dict(line.split(maxsplit=1) for line in child.stdout.read().splitlines())
-    child.wait()
-    return ready, ready_line, out
-
-
-def bench_controller_process() -> None:
-    history = history_store()
-    sim, path = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
-    try:
-        drop_from_cache(history)
-        cold, cold_line, _ = start_controller(path, history, 0.0)
-        ready, ready_line, out = start_controller(path, history, IDLE_SECONDS)
-    finally:
-        stop(sim)
-    size = history.stat().st_size / MIB
-    for label, seconds, line in (("cold", cold, cold_line), ("warm", ready, ready_line)):
-        report(f"start to ready, {HISTORY_GAMES:,} games stored ({size:.0f} MB), {label} cache", f"{seconds:.3f} s",
-               "≤ 1 s", seconds <= 1 and line[1:] == ["idle"])
-    cpu = float(out["idle_cpu"])
-    share = cpu / IDLE_SECONDS
-    report(f"idle CPU over {IDLE_SECONDS:.0f} s (heartbeats only)", f"{cpu * 1e3:.1f} ms ({share:.2%})", "≈ 0 (≤ 0.5 %)",
-           share <= 0.005)
-    rss, hwm = (int(v) for v in out["rss"].split()[::2])
-    report("controller RSS, idle on the pty", f"{rss / MIB:.1f} MB", "≤ 40 MB", rss <= 40 * MIB)
+def bench_game_memory() -> None:
     game = int(subprocess.run([PYTHON, "-c", GAME], capture_output=True, text=True, cwd=ROOT, check=True).stdout)
     report("peak RSS, hanchan with sim + players in process", f"{game / MIB:.1f} MB", "≤ 40 MB", game <= 40 * MIB)
 
 
-def print_table() -> None:
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    twidth = max(len(r[2]) for r in rows)
-    print("system: figures against the targets (README, Figures)")
-    for figure, value, target, ok in rows:
-        verdict = ("ok" if ok else "OVER") if target else ""
-        print(f"  {figure:<{width}}  {value:>{vwidth}}  {target:<{twidth}}  {verdict}")
-
-
 def main() -> None:
-    rows.clear()
+    figures.rows.clear()
     for bench in (bench_round_trip, bench_hand_change, bench_hanchan, bench_line_cut, bench_mcu_reset,
-                  bench_controller_restart, bench_controller_process):
+                  bench_controller_restart, bench_game_memory):
         bench()
-    print_table()
+    figures.print()
 
 
 if __name__ == "__main__":

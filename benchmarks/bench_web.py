@@ -1,12 +1,11 @@
-"""Web figures: `mjtable run` (the console script, on a simulator's pty) with and without
-a `web:` section: start to ready, RSS after a few requests and an open event stream, and
-the time from an HTTP op to its event on the WebSocket (the server's share of "table
-event to the browser's DOM")."""
+"""Web figures: `mjtable run` (the console script, on a simulator's pty) with a `web:`
+section: VmRSS with a game in play and an event stream open, and the time from an HTTP op
+to its event on the WebSocket (the server's share of "table event to the browser's DOM").
+Start-up, idle memory and idle CPU in each configuration are bench_run.py's."""
 from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import statistics
 import subprocess
@@ -14,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_system import MIB, MJTABLE, spawn_first_line, stop
+from benchmarks.bench_system import MIB, MJTABLE, Figures, spawn_first_line, stop, vm_rss
 
 CYCLES = 20  # pause / resume pairs timed over the WebSocket
 SECRET = "bench operator secret"
@@ -25,16 +24,6 @@ def _config(folder: Path, device: str, web: str) -> Path:
     config.write_text(f"kind: table\nserial: {{port: {device}, baud: 1000000}}\nprofile: four-port\nruleset: ema-2016\n"
                       f"state: {{database: state.db}}\napi: {{socket: api.sock}}\ngame: {{starting_dealer: 0}}\n{web}")
     return config
-
-
-def _rss(pid: int) -> int:
-    return next(int(line.split()[1]) * 1024 for line in open(f"/proc/{pid}/status") if line.startswith("VmRSS"))
-
-
-def _cpu(pid: int) -> float:
-    """CPU seconds (user + system) the process has used: what a loaded machine does not inflate."""
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _start(config: Path) -> tuple[subprocess.Popen, float, str]:
@@ -77,47 +66,24 @@ async def _op_to_event(port: int) -> list[float]:
 def main() -> None:
     from controller.api.web.secret import hash_secret
 
-    rows = []
     sim, device = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
     try:
         with tempfile.TemporaryDirectory(prefix="mjtable-bench-web-") as tmp:
-            plain = Path(tmp) / "plain"
-            plain.mkdir()
-            run, ready, _ = _start(_config(plain, device, ""))
-            cpu_plain = _cpu(run.pid)
-            time.sleep(1.0)
-            rss_plain = _rss(run.pid)
-            stop(run)
-            served = Path(tmp) / "web"
-            served.mkdir()
             web = f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {hash_secret(SECRET)}\n"
-            run, ready_web, log = _start(_config(served, device, web))
-            cpu_web = _cpu(run.pid)
-            time.sleep(1.0)
-            rss_web_idle = _rss(run.pid)
+            run, _, log = _start(_config(Path(tmp), device, web))
             port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", log)[1])
             delays = asyncio.run(_op_to_event(port))
-            rss_web = _rss(run.pid)
+            rss = vm_rss(run.pid)
             stop(run)
     finally:
         stop(sim)
-    rows.append(("mjtable run: start to ready, no web section", f"{ready:.2f} s", ""))
-    rows.append(("mjtable run: start to ready, with the web server", f"{ready_web:.2f} s", "≤ 1 s"))
-    rows.append(("mjtable run: CPU to ready, no web section / with it", f"{cpu_plain:.2f} / {cpu_web:.2f} s", ""))
-    rows.append(("mjtable run RSS idle, no web section", f"{rss_plain / MIB:.1f} MB", ""))
-    rows.append(("mjtable run RSS idle, with the web server", f"{rss_web_idle / MIB:.1f} MB", "≤ 40 MB"))
-    rows.append(("mjtable run RSS, web server, a game in play, a stream open", f"{rss_web / MIB:.1f} MB", "≤ 40 MB"))
-    rows.append((f"HTTP op to its WebSocket event, median of {len(delays)}",
-                 f"{statistics.median(delays) * 1e3:.1f} ms", "≤ 100 ms (to the DOM)"))
-    print_rows("web: mjtable run with and without its web server", rows)
-
-
-def print_rows(title: str, rows: list[tuple[str, str, str]]) -> None:
-    """``title``, then one line per (figure, value, target), in columns."""
-    width, value_width = (max(len(r[i]) for r in rows) for i in (0, 1))
-    print(title)
-    for figure, value, target in rows:
-        print(f"  {figure:<{width}}  {value:>{value_width}}  {target}")
+    figures = Figures("web: mjtable run with its web server, a game in play (start-up and idle memory: run)")
+    figures.add("mjtable run VmRSS, web server, a game in play, a stream open", f"{rss / MIB:.1f} MB", "≤ 40 MB",
+                rss <= 40 * MIB)
+    median = statistics.median(delays)
+    figures.add(f"HTTP op to its WebSocket event, median of {len(delays)}", f"{median * 1e3:.1f} ms",
+                "≤ 100 ms (to the DOM)", median <= 0.100)
+    figures.print()
 
 
 if __name__ == "__main__":

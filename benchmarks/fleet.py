@@ -1,7 +1,7 @@
-"""A parlour in one process: simulated tables on one real-time loop, each with its
-controller, service and MQTT publisher, as `mjtable run` with an `mqtt:` section runs them
-(in process, so that fifty fit on this machine); and a watcher of the floor view's
-WebSocket that notes when each hand's end first shows on the floor.
+"""Simulated tables on a real-time loop, each with its controller, service and MQTT
+publisher, as `mjtable run` with an `mqtt:` section runs them (the benchmark plays each in a
+process of its own, as each real table has a board; the floor's test plays several in one);
+and a watcher of the floor view's WebSocket that notes when each hand's end first shows on the floor.
 
 A hand is known by (table id, hand label, honba): unique within a game. The benchmark
 (bench_fleet.py) and the floor's fleet test (tests/floor) both play games this way.
@@ -87,9 +87,10 @@ def open_table(n: int, *, speed: float, broker: str | None, password: str | None
 
 
 async def play_fleet(count: int, *, speed: float, broker: str | None = None, password: str | None = None,
-                     seed: int = 0) -> list[FleetTable]:
-    """`count` tables, each playing one whole game; returns once every game is over."""
-    tables = [open_table(n, speed=speed, broker=broker, password=password, seed=seed) for n in range(1, count + 1)]
+                     seed: int = 0, first: int = 1) -> list[FleetTable]:
+    """`count` tables (`fleet-first` on), each playing one whole game; returns once every game is over."""
+    tables = [open_table(n, speed=speed, broker=broker, password=password, seed=seed)
+              for n in range(first, first + count)]
     try:
         await asyncio.gather(*(t.play() for t in tables))
     finally:

@@ -41,12 +41,16 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("mjtable")
-    except PackageNotFoundError:  # run from a tree that was never installed
-        return "(not installed)"
+class _Version(argparse.Action):
+    """`--version`, reading the installed version only when asked."""
+
+    def __init__(self, option_strings, dest, **kwargs) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        from controller.version import installed_version
+        print(f"mjtable {installed_version('(not installed)')}")
+        parser.exit()
 
 
 def _load(name: str):
@@ -60,7 +64,7 @@ def _load(name: str):
 
 def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="mjtable", description="Open controller for automatic mahjong tables.")
-    parser.add_argument("--version", action="version", version=f"mjtable {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((a for a in argv if not a.startswith("-")), None)
     for name in COMMANDS:

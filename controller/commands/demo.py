@@ -91,7 +91,7 @@ def _fast(rules, args) -> int:
     from sim.faults import FaultPlan
 
     from controller.app.simulation import run_game
-    from controller.commands.view import plain_line
+    from controller.commands.plain_view import plain_line
 
     faults = FaultPlan(jam={3: "stacker"}, reset_at=[900.0]) if args.faults else None
     noise = Impairment(corrupt=0.005, drop=0.005) if args.faults else None
@@ -322,7 +322,7 @@ class _TableLines:
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "hand_ended":
-            from controller.commands.view import plain_line
+            from controller.commands.plain_view import plain_line
 
             print(f"{self.table_id}: {plain_line(self.controller.snapshot())}", flush=True)
 

@@ -1,4 +1,4 @@
-"""The live terminal view of a table (rich) and its one-line plain form.
+"""The live terminal view of a table (rich); its one-line plain form is controller/commands/plain_view.py.
 
 Both are pure functions of the controller's status snapshot, a dict in which a missing
 key means "not known yet" (before the first game, before the dice, ...). The table is
@@ -12,9 +12,9 @@ wall the table still builds, is drawn as an empty side.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from itertools import groupby
-from typing import IO, Any
+from typing import IO
 
 from rich.console import Console, Group, RenderableType
 from rich.live import Live
@@ -23,11 +23,11 @@ from rich.style import Style
 from rich.table import Table
 from rich.text import Text
 
-Snapshot = Mapping[str, Any]
+from controller.commands.plain_view import SEATS, PlainView, Snapshot, View, dice_text, ms, per_seat, seats_in_play
+
 Position = tuple[int, int]
 Cell = tuple[str, str | Style]  # (character, style)
 
-SEATS = 4
 WINDS = ("East", "South", "West", "North")
 SEAT_LETTERS = "ESWN"
 
@@ -141,14 +141,9 @@ def _row_text(row: list[Cell]) -> Text:
 # -- the seats -------------------------------------------------------------------------------
 
 
-def _seats_in_play(snap: Snapshot) -> list[int]:
-    """The seats with a player; sanma leaves one side empty (its score, if any, is no player's)."""
-    return list(snap.get("seats") or range(snap.get("players") or SEATS))
-
-
 def _seat_wind(snap: Snapshot, seat: int) -> int | None:
     """Winds go counter-clockwise from the dealer over the seats in play."""
-    seats, dealer = _seats_in_play(snap), snap.get("dealer")
+    seats, dealer = seats_in_play(snap), snap.get("dealer")
     if dealer not in seats or seat not in seats:
         return None
     return (seats.index(seat) - seats.index(dealer)) % len(seats)
@@ -159,19 +154,13 @@ def _score(snap: Snapshot, seat: int) -> int | None:
     return scores[seat] if seat < len(scores) else None
 
 
-def _per_seat(snap: Snapshot, values, show) -> str:
-    """One entry per side of the table, seat 0 first; "-" for the empty side and unknowns."""
-    seats = _seats_in_play(snap)
-    return " ".join(show(v) if seat in seats and v is not None else "-" for seat, v in enumerate(values))
-
-
 def _signed(points: int) -> str:
     return f"{points:+d}" if points else "0"
 
 
 def _differences(snap: Snapshot, seat: int) -> list[tuple[int, str]]:
     """(other seat, this seat's lead over it), the player's right first."""
-    mine, seats = _score(snap, seat), _seats_in_play(snap)
+    mine, seats = _score(snap, seat), seats_in_play(snap)
     others = [(seat + k) % SEATS for k in range(1, SEATS) if (seat + k) % SEATS in seats]
     return [(o, _signed(mine - _score(snap, o))) for o in others]
 
@@ -179,7 +168,7 @@ def _differences(snap: Snapshot, seat: int) -> list[tuple[int, str]]:
 def _rank(snap: Snapshot, seat: int) -> str:
     """1 for the highest score; equal scores share a rank."""
     mine = _score(snap, seat)
-    return f"rank {1 + sum(_score(snap, s) > mine for s in _seats_in_play(snap))}"
+    return f"rank {1 + sum(_score(snap, s) > mine for s in seats_in_play(snap))}"
 
 
 def _lamps(snap: Snapshot, seat: int) -> list[Text]:
@@ -195,7 +184,7 @@ def _lamps(snap: Snapshot, seat: int) -> list[Text]:
 def _seat_display(snap: Snapshot, seat: int, narrow: bool) -> list[Text]:
     """What the seat's display shows: score, then the difference to each other player or
     the rank, then its lamps; ``narrow`` (beside a side wall) puts each on its own line."""
-    if seat not in _seats_in_play(snap):
+    if seat not in seats_in_play(snap):
         return [Text(f"seat {seat}", style="dim"), Text("empty side", style="dim")]
     wind = _seat_wind(snap, seat)
     head = Text(f"seat {seat}" + (f" {WINDS[wind]}" if wind is not None else ""), style="bold")
@@ -225,11 +214,6 @@ def _side_display(snap: Snapshot, seat: int, justify: str) -> Text:
 # -- the rest ---------------------------------------------------------------------------------
 
 
-def _dice(snap: Snapshot) -> str | None:
-    dice = (snap.get("hand_in_play") or {}).get("dice")
-    return "+".join(map(str, dice)) if dice else None
-
-
 def _centre_lines(snap: Snapshot) -> list[Text]:
     """The table's centre display: round and hand, counters, dice; then the legend."""
     hand, wind = snap.get("hand"), snap.get("round_wind")
@@ -237,13 +221,9 @@ def _centre_lines(snap: Snapshot) -> list[Text]:
                                     f"hand {hand}" if hand else None]))]
     if snap.get("honba") is not None or snap.get("riichi_sticks") is not None:
         lines.append(f"honba {snap.get('honba', 0)}  sticks {snap.get('riichi_sticks', 0)}")
-    lines += [f"dice {_dice(snap)}" if _dice(snap) else "", "game over" if snap.get("finished") else ""]
+    lines += [f"dice {dice_text(snap)}" if dice_text(snap) else "", "game over" if snap.get("finished") else ""]
     centre = [Text(line, style="bold") for line in lines if line] or [Text("walls down", style="dim")]
     return centre + [Text(""), *LEGEND] if snap.get("walls") else centre
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:.0f} ms" if seconds >= 0.001 else f"{seconds * 1000:.1f} ms"
 
 
 LINK_COUNTERS = {"frames_sent": "sent", "retransmits": "retx", "crc_errors": "crc", "resyncs": "resync",
@@ -252,7 +232,7 @@ LINK_COUNTERS = {"frames_sent": "sent", "retransmits": "retx", "crc_errors": "cr
 
 def _link_line(link: Snapshot) -> Text:
     srtt = link.get("srtt")
-    parts = [f"rtt {_ms(srtt)}" if srtt is not None else "rtt -"]
+    parts = [f"rtt {ms(srtt)}" if srtt is not None else "rtt -"]
     parts += [f"{label} {link[name]}" for name, label in LINK_COUNTERS.items() if name in link]
     return Text("link  " + " · ".join(parts), style="dim")
 
@@ -270,7 +250,7 @@ def _progress(snap: Snapshot) -> str:
 def _last_result_line(snap: Snapshot) -> Text:
     record = snap["last_result"]
     kind = (record.get("result") or {}).get("kind", "?")
-    payments = _per_seat(snap, record.get("payments") or (), _signed)
+    payments = per_seat(snap, record.get("payments") or (), _signed)
     return Text(f"last hand {record.get('hand', '?')}: {kind}" + (f" · payments {payments}" if payments else ""))
 
 
@@ -303,45 +283,10 @@ def render(snapshot: Snapshot) -> RenderableType:
     return Panel(Group(*parts), title=title, subtitle=_progress(snapshot) or None, expand=False)
 
 
-def plain_line(snapshot: Snapshot) -> str:
-    """One line for logs and pipes, e.g. ``[E2 honba 1] playing | 31000 27000 30000 32000 | dice 3+4``."""
-    hand = snapshot.get("hand")
-    counters = ([f"honba {snapshot['honba']}"] if snapshot.get("honba") is not None else []) + (
-        [f"sticks {snapshot['riichi_sticks']}"] if snapshot.get("riichi_sticks") else [])
-    parts = [" ".join(filter(None, [f"[{' '.join([hand, *counters])}]" if hand else None, snapshot.get("state")]))]
-    if snapshot.get("scores"):
-        parts.append(_per_seat(snapshot, snapshot["scores"], str))
-    if _dice(snapshot):
-        parts.append(f"dice {_dice(snapshot)}")
-    if snapshot.get("waiting_for"):
-        parts.append(f"waiting for {snapshot['waiting_for']}")
-    if snapshot.get("fault"):
-        parts.append(f"FAULT {snapshot['fault']}")
-    if (snapshot.get("link") or {}).get("srtt") is not None:
-        parts.append(f"link rtt {_ms(snapshot['link']['srtt'])}")
-    if snapshot.get("finished"):
-        parts.append("game over")
-    return " | ".join(p for p in parts if p)
-
-
 # -- views ----------------------------------------------------------------------------------
 
 
-class _View:
-    def update(self, snapshot: Snapshot) -> None:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-
-class LiveView(_View):
+class LiveView(View):
     """The table redrawn in place on a terminal, on each update (no refresh thread: the
     controller's loop is the only clock). While it is live, log lines meant for the
     terminal go through its console."""
@@ -395,21 +340,6 @@ def _log_through(console: Console) -> Callable[[], None]:
 def _replace_handlers(logger: logging.Logger, replacements: dict[logging.Handler, logging.Handler]) -> None:
     # In place: the order of handlers, and any added meanwhile, stay as they are.
     logger.handlers = [replacements.get(h, h) for h in logger.handlers]
-
-
-class PlainView(_View):
-    """A line per change, for pipes, files and the journal."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self._stream = stream
-        self._last: str | None = None
-
-    def update(self, snapshot: Snapshot) -> None:
-        line = plain_line(snapshot)
-        if line != self._last:
-            self._last = line
-            self._stream.write(line + "\n")
-            self._stream.flush()
 
 
 def make_view(stream: IO[str]) -> LiveView | PlainView:

@@ -40,8 +40,10 @@ def check_time_limit(rules: R.RuleSet, name: str) -> None:
 
 
 def time_left_text(seconds: float) -> str:
-    """``52:10``: minutes and seconds left, never below 0:00."""
-    minutes, secs = divmod(max(0, math.ceil(seconds)), 60)
+    """``52:10``: minutes and seconds left, never below 0:00. Rounded to the millisecond
+    first: an end 900 s after a signal, less the signal's time, is 900.0000000000002 for
+    one moment in six, which would show 15:01 the instant the warning is given."""
+    minutes, secs = divmod(max(0, math.ceil(round(seconds, 3))), 60)
     return f"{minutes}:{secs:02d}"
 
 

@@ -57,6 +57,8 @@ log = logging.getLogger("mjtable.table")
 
 Connector = Callable[[], Awaitable[Any]]  # opens a fresh byte transport to the table
 
+TIMER_SLACK = 0.001  # seconds a timer may wake early by (rounding): a heartbeat then due is sent
+
 # A reply is overdue after REPLY_FLOOR + REPLY_RTOS x the link's current RTO; it is chased
 # with a probe each time that passes, and given up after REPLY_PATIENCE seconds (on a line
 # that damages most frames a reply may need dozens of tries). On a clean line (no damaged
@@ -151,6 +153,7 @@ class Table:
         self._completions: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()  # the heartbeats and the replies they await
         self._heartbeat: asyncio.Task | None = None
+        self._sent_at = 0.0  # loop time the last command went out: it fed the table's watchdog
         self._handlers: dict[str, Callable[[Message], None]] = {
             **dict.fromkeys(REPLIES, self._on_reply), **dict.fromkeys(COMPLETIONS.values(), self._on_completion),
             "fault": self._on_fault, "booted": self._on_booted, "button": self._on_button,
@@ -288,7 +291,8 @@ class Table:
             raise LinkLost("not connected")
         msg = Message(name, args)
         self._endpoint.send(msg)  # a malformed message raises before anything waits
-        self.traffic.record(SENT, msg, self._now())
+        self._sent_at = self._now()
+        self.traffic.record(SENT, msg, self._sent_at)
         future = asyncio.get_running_loop().create_future()
         self._replies.append((name, future))
         return future
@@ -603,12 +607,17 @@ class Table:
         self._heartbeat = self._spawn(self._heartbeats())
 
     async def _heartbeats(self) -> None:
-        # A third of the announced watchdog timeout leaves room for two lost heartbeats.
+        # A third of the announced watchdog timeout leaves room for two lost heartbeats. Every
+        # command the table decodes feeds its watchdog (PROTOCOL.md "Heartbeat and watchdog"):
+        # a heartbeat goes out only when the line has been idle that long.
         interval = self.identity["heartbeat_timeout_ms"] / 3000
         while self._endpoint is not None:
-            await asyncio.sleep(interval)
-            self._spawn(self.command("heartbeat"))  # awaited beside the next beats: a late reply delays none
+            remaining = interval - (self._now() - self._sent_at)
+            if remaining <= TIMER_SLACK:
+                self._spawn(self.command("heartbeat"))  # awaited beside the next beats: a late reply delays none
+                remaining = interval
             self.quality.sample(self._now())
+            await asyncio.sleep(remaining)
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work)

@@ -187,3 +187,24 @@ def test_closing_the_facade_leaves_no_task_of_it_running():
         return beats, asyncio.all_tasks() - {asyncio.current_task()}
     beats, left = in_session(beat_then_close)
     assert beats >= 5 and left == set()
+
+
+def beats(s: Session) -> int:
+    return sum(1 for r in s.sim.trace.records if r.dir == "cmd" and r.name == "heartbeat")
+
+
+def test_no_heartbeat_goes_out_while_other_commands_flow():
+    async def busy(s: Session):
+        for _ in range(40):  # 20 s, a command every half second (the watchdog's third is 1 s)
+            await s.host.command("get_status")
+            await asyncio.sleep(0.5)
+        return beats(s), s.sim.firmware.fault
+    assert in_session(busy) == (0, 0)
+
+
+def test_an_idle_line_keeps_the_tables_watchdog_fed():
+    async def idle(s: Session):
+        await asyncio.sleep(600)
+        return beats(s), s.of(TableFaulted), s.sim.firmware.fault
+    heartbeats, faults, fault = in_session(idle)
+    assert heartbeats >= 590 and faults == [] and fault == 0

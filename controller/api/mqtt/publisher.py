@@ -16,7 +16,6 @@ import logging
 import ssl
 import time
 from collections import deque
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from controller.api.mqtt.commands import Commands
 from controller.api.server import ControlHandler, encode
 from controller.backoff import Backoff
 from controller.api.mqtt.results import Results
+from controller.version import installed_version
 from controller.api.mqtt.settings import MqttSettings, parse_broker
 from controller.api.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discovery_configs, event_message,
                                     status_message)
@@ -155,7 +155,7 @@ class Publisher:
     async def _serve(self, client: aiomqtt.Client) -> None:
         await client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
-            for topic, config in discovery_configs(self.topics, self.seats, _version()).items():
+            for topic, config in discovery_configs(self.topics, self.seats, installed_version("unknown")).items():
                 await client.publish(topic, json.dumps(config), qos=1, retain=True)
         await self._publish_status(client)
         if self.dropped:
@@ -237,9 +237,3 @@ class Publisher:
             if reply is not None:
                 await client.publish(self.topics.reply, encode(reply).rstrip(b"\n"), qos=1)
 
-
-def _version() -> str:
-    try:
-        return version("mjtable")
-    except PackageNotFoundError:
-        return "unknown"

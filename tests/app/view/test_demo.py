@@ -42,3 +42,14 @@ def test_trace_is_the_tables_record_of_the_same_game(demo):
     assert [r["t"] for r in trace] == sorted(r["t"] for r in trace)
     thrown = [r["args"]["values"] for r in trace if r["dir"] == "event" and r["name"] == "dice_rolled"]
     assert thrown == [hand["dice"] for hand in journal[:-1]]
+
+
+def test_a_heartbeat_goes_out_only_on_a_line_idle_for_the_interval(demo):
+    """Every command feeds the table's watchdog (PROTOCOL.md): a heartbeat right after a
+    command would only crowd the line. The demo table's watchdog is 3 s: a beat a second."""
+    _, _, trace = demo
+    [identity] = [r["args"] for r in trace if r["dir"] == "reply" and r["name"].startswith("identity")]
+    interval = identity["heartbeat_timeout_ms"] / 3000
+    commands = [r for r in trace if r["dir"] == "cmd"]
+    idle = [now["t"] - before["t"] for before, now in zip(commands, commands[1:]) if now["name"] == "heartbeat"]
+    assert len(idle) > 100 and min(idle) >= interval - 0.005  # the link's few ms of delivery

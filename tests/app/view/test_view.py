@@ -14,7 +14,8 @@ import pytest
 from rich.console import Console
 
 from controller.rules import load_ruleset, setup_hand
-from controller.commands.view import LiveView, PlainView, make_view, plain_line, render
+from controller.commands.plain_view import PlainView, plain_line
+from controller.commands.view import LiveView, make_view, render
 
 SNAPSHOT = {
     "state": "playing", "ruleset": "ema-2016", "players": 4,

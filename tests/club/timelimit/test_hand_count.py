@@ -96,3 +96,11 @@ def test_the_game_ends_after_the_hand_the_text_says(session):
     assert ends_after == oracle(chombos, at, after_dice, n)
     played = chombos[at:ends_after or len(chombos)]
     assert HandCount.after_signal(n, after_dice, played, in_hand=False) == count
+
+
+def test_the_time_left_just_after_a_signal_is_the_whole_warning_period():
+    from controller.game.clock import time_left_text
+    at = 1369.9736  # a signal's time whose float sum with 900 s does not come back exactly
+    assert (at + 900) - at > 900
+    assert time_left_text((at + 900) - at) == "15:00"
+    assert time_left_text(899.2) == "15:00" and time_left_text(0.0) == "0:00"
