@@ -78,7 +78,7 @@ class Controller:
         self.faults = Faults(self.table, self.sm, publish)  # the one owner of the fault: others read `fault`
         self.work = TableWork(self.table, self.sm, publish, spawn, self.faults, self.settings.operation_limits)
         self.displays = Displays(self.table, self.in_play, self.settings, self.work)
-        self.results = Results(self.in_play, self.sm)
+        self.results = Results(self.in_play, self.sm, time_ends_it=lambda chombo: self.clock.ends_with(chombo))
         self.sticks = StickCheck(self.table, publish)  # protocol 1.1: the trays against the ledger
         self.reminders = Reminders(self.table, self.db, publish, spawn, self.settings.maintenance,
                                    self.settings.service_file)

@@ -11,10 +11,12 @@ from controller.game.game import InPlay
 
 
 class Results:
-    """Handed what it uses: what is in play (the game and its rules) and the machine."""
+    """Handed what it uses: what is in play (the game and its rules), the machine, and
+    whether the session's clock ends the game with the hand in play (True for a chombo
+    that ends it: a chombo is a re-deal, not a hand played)."""
 
-    def __init__(self, play: InPlay, sm) -> None:
-        self.play, self.sm = play, sm
+    def __init__(self, play: InPlay, sm, time_ends_it) -> None:
+        self.play, self.sm, self.time_ends_it = play, sm, time_ends_it
         self.waiting: asyncio.Future | None = None
         # From taking a result until its hand is stored: resolved then, or failed with store_failed.
         self.stored: asyncio.Future | None = None
@@ -65,7 +67,8 @@ class Results:
         result = self.checked(seq, result)
         outcome = R.apply_result(rules, g.state, result)
         return {"result": result, "payments": list(outcome.payments), "scores": list(outcome.state.scores),
-                "riichi_sticks_after": outcome.riichi_sticks_after, "game_over": outcome.game_over}
+                "riichi_sticks_after": outcome.riichi_sticks_after,
+                "game_over": outcome.game_over or self.time_ends_it(result["kind"] == "chombo")}
 
     def taken(self, seq: int) -> bool:
         """Hand ``seq`` of this game has its result: settled, or taken and being stored."""
