@@ -65,7 +65,13 @@ def rules_form(rules: R.RuleSet) -> dict[str, Any]:
             "abortive_draw": rules.draw.abortive,
             "han_fu": {"limit_han": pay.limits[0].han, "seven_pairs_fu": pay.seven_pairs_fu, "max_fu": pay.max_fu,
                        "max_yakuman": pay.max_yakuman} if han_fu else None,
-            "points": None if han_fu else {"min": pay.min_points, "max": pay.max_points}}
+            "points": None if han_fu else _points_form(pay)}
+
+
+def _points_form(pay) -> dict[str, Any]:
+    """The range a points field takes, and the single patterns above the limit it takes too."""
+    top = None if pay.max_points is None else max((pay.max_points, *pay.above_limit))
+    return {"min": pay.min_points, "max": top, "limit": pay.max_points, "above_limit": list(pay.above_limit)}
 
 
 def waiting_for(sm, in_play: InPlay) -> str | None:

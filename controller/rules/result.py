@@ -116,6 +116,10 @@ def _hanfu_win(rules: RuleSet, w: dict, where: str, tsumo: bool) -> Win:
         return Win(seat=w["seat"], yakuman=count)
     _keys(w, {"seat", "han"}, {"fu"}, where)
     han = _int(w["han"], f"{where} han", 1)
+    if han > p.max_han:
+        top = p.limits[-1]
+        raise ResultError(f"{where}: {han} han is more than {rules.name} takes ({p.max_han}); a typing error? "
+                          f"Every hand from {top.han} han pays {top.name}")
     fu = None if w.get("fu") is None else _int(w["fu"], f"{where} fu", 1)
     problem = check_han_fu(p, han, fu, tsumo)
     if problem:
@@ -128,9 +132,8 @@ def _points_win(rules: RuleSet, w: dict, where: str, tsumo: bool) -> Win:
     optional = {"responsible"} if (p.scheme == "zung_jung" and not tsumo) else set()
     _keys(w, {"seat", "points"}, optional, where)
     points = _int(w["points"], f"{where} points")
-    if points < p.min_points or (p.max_points is not None and points > p.max_points):
-        top = f" to {p.max_points}" if p.max_points is not None else " or more"
-        raise ResultError(f"{where}: {points} points; allowed: {p.min_points}{top}")
+    if not p.allows(points):
+        raise ResultError(f"{where}: {points} points; allowed: {p.allowed_text()}")
     responsible = w.get("responsible", _MISSING)
     if responsible not in (None, _MISSING):
         _seat(rules, responsible, f"{where} responsible")

@@ -13,7 +13,7 @@ import signal
 import pytest
 
 from controller import rules as R
-from .e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, play_game, ron, tsumo
+from .e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron, tsumo
 
 RULES = R.load_ruleset("zung-jung")
 PLAY = [  # (hand, payments worked out)
@@ -64,3 +64,17 @@ def test_the_killed_controller_continued_the_hand_in_play(game):
     assert killed.restarted_status["hand_in_play"]["seq"] == killed.seq
     assert killed.restarted_status["ruleset"] == "zung-jung"
 
+
+
+def test_single_patterns_above_the_limit_are_paid_at_their_value(table_factory):
+    """v1.03: 320 limits patterns added together; Big Four Winds (400) and Nine Gates
+    (480) are taken as themselves, a value between the limit and them is refused."""
+    table = table_factory("four-port", "zung-jung")
+    table.ok("start", where="--config")
+    seq = table.wait_hand_after(0)["hand_in_play"]["seq"]
+    between = table.cli("result", *ron(2, (1, "points", 350)))
+    assert between.returncode == 1 and "350 points; allowed: 1 to 320, 400, 480" in between.stderr
+    table.ok("result", *tsumo((1, "points", 480)))
+    seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
+    table.ok("result", *tsumo((2, "points", 400)))
+    assert [p[1] for p in payments_by_hand(table.journal())] == [[-480, 1440, -480, -480], [-400, -400, 1200, -400]]
