@@ -241,9 +241,9 @@ class Controller:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.rules.seats:
             raise Refusal("bad_request", f"seat must be one of {list(self.rules.seats)}")
         if seat in self.hand.riichi:
-            raise Refusal("not_allowed", f"seat {seat} already declared riichi")
+            raise Refusal("not_allowed", f"{self.in_play.who()(seat)} already declared riichi")
         try:
-            R.check_riichi(self.rules, self.state.scores, (seat,))
+            R.check_riichi(self.rules, self.state.scores, (seat,), self.in_play.who())
         except R.ResultError as exc:
             raise Refusal("not_allowed", str(exc)) from None
         self.hand.riichi.append(seat)

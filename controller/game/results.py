@@ -52,7 +52,7 @@ class Results:
         result = dict(result)
         result.setdefault("riichi", list(g.hand.riichi)) if result.get("kind") != "chombo" else None
         try:
-            R.validate_result(rules, g.state, result)
+            R.validate_result(rules, g.state, result, self.play.who())
         except R.ResultError as exc:
             raise Refusal("invalid_result", str(exc)) from None
         return result

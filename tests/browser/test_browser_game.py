@@ -80,7 +80,8 @@ def play_by_clicking(page: Page) -> None:
     page.riichi(0)
     page.kind("draw")  # the declarer starts tenpai
     page.pick("tenpai", 0)  # wrong: a noten riichi, which the engine refuses in words
-    assert "must be tenpai at an exhaustive draw" in page.refusal()
+    # in people's words: the player, seat and wind (E4: seat 3 deals, seat 0 is South)
+    assert "Ann (seat 0, South) declared riichi, so must be tenpai at an exhaustive draw" in page.refusal()
     assert not page.find("#confirm").is_enabled()
     page.pick("tenpai", 0)
     page.pick("tenpai", 2)
