@@ -50,9 +50,13 @@ def test_the_operator_starts_a_game_sees_the_fault_retries_and_shows_the_pin_and
     pin = page.start_game(EAST_ONLY)
     code = page.wait(lambda: page.text("#operator-view .fault .code") if page.all("#operator-view .fault .code") else None, "the fault")
     assert re.fullmatch(r"E2\d\d", code)
-    assert "stacker" in page.text("#operator-view .fault") and "retry" in page.text("#operator-view .fault")
+    shown = page.text("#operator-view .fault")
+    assert "stacker" in shown and "press a seat's OK button (or Retry on the table's page)" in shown
+    assert shown.count(code) == 1  # on its own line, not again in the text
+    assert "`" not in shown and "mjtable" not in shown  # no CLI command on the page
     page.tab("table")
     page.wait_text("#fault", code)
+    assert "`" not in page.text("#fault") and "mjtable" not in page.text("#fault")
     page.tab("operator")
     page.click('[data-action="retry"]')
     page.wait_text("#operator-view .ok", "No fault")

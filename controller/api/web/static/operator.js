@@ -81,7 +81,10 @@ export class Operator {
   faultHtml() {
     const s = this.status;
     if (!s.fault) return `<p class="ok">No fault.</p>`;
-    return `<div class="fault" role="alert"><p class="code">E${s.fault_code}</p><p>${esc(s.fault)}</p></div>`;
+    // the code is shown on its own line: the text is its description, without the code again
+    const code = `E${s.fault_code}`;
+    const text = s.fault.startsWith(`${code} `) ? s.fault.slice(code.length + 1) : s.fault;
+    return `<div class="fault" role="alert"><p class="code">${code}</p><p>${esc(text)}</p></div>`;
   }
 
   pinHtml() {
