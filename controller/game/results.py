@@ -66,7 +66,9 @@ class Results:
             raise Refusal("not_allowed", f"hand {seq} has its result already")
         result = self.checked(seq, result)
         outcome = R.apply_result(rules, g.state, result)
+        shown = self.play.displayed().scores  # the hand's riichi bets are taken from these already
         return {"result": result, "payments": list(outcome.payments), "scores": list(outcome.state.scores),
+                "from_shown": [after - now for after, now in zip(outcome.state.scores, shown)],
                 "riichi_sticks_after": outcome.riichi_sticks_after,
                 "game_over": outcome.game_over or self.time_ends_it(result["kind"] == "chombo")}
 

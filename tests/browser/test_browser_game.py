@@ -52,11 +52,12 @@ def play_by_clicking(page: Page) -> None:
     page.hand_value(3, "3", "40")
     wrong = page.preview()
     assert wrong[3].startswith("North · Di +6200")  # 5,200 and the riichi stick on the table
+    assert wrong[1].startswith("South · Bo 0")  # his bet was taken when he declared: not again
     page.pick("winner", 3)
     page.pick("winner", 1)
     page.hand_value(1, "3", "40")
     right = page.preview()
-    assert right[1].startswith("South · Bo +5200") and right[3].startswith("North · Di 0")  # his stick back
+    assert right[1].startswith("South · Bo +6200") and right[3].startswith("North · Di 0")  # 5,200, his stick back
     assert page.confirm() == "hand E1 recorded"
 
     page.wait_hand("E2")
