@@ -54,6 +54,8 @@ def game_status(in_play: InPlay, clock: dict | None) -> dict[str, Any]:
     if in_play.standings is not None:
         out["final_scores"] = list(in_play.standings.final_scores)
         out["ranks"] = list(in_play.standings.ranks)
+    if in_play.state is not None and any(in_play.state.penalties):  # deducted after uma (chombo)
+        out["penalties"] = list(in_play.state.penalties)
     return out
 
 

@@ -9,7 +9,7 @@ import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..e2e.e2e_harness import Hand, draw, play_game, ron, tsumo
+from ..e2e.e2e_harness import Hand, chombo, draw, play_game, ron, tsumo
 from .browser_harness import DESKTOP, EAST_ONLY, PHONE, PLAYERS, Page, cli_table
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
@@ -114,4 +114,27 @@ def test_a_whole_game_by_clicking_gives_the_journal_of_the_same_game_at_the_cli(
         link = page.find(f'#journal-view a[href^="/api/journal.{form}"]').get_attribute("href")
         with urllib.request.urlopen(link) as download:
             assert download.read().decode() == web_table.ok("journal", "--format", form, where="--config")
+    assert page.console_errors() == []
+
+
+def test_a_tournament_chombo_shows_its_penalty_in_the_journal_and_on_the_game_over_cards(browser, web_table):
+    """EMA: a chombo is −20,000 after uma and pays nothing at the table. The page must say
+    so where the 0s and the final meet the eye, not leave a final nobody can explain."""
+    web_table.ok("start", "--ruleset", EAST_ONLY, where="--config")
+    seq = web_table.wait_hand_after(0)["hand_in_play"]["seq"]
+    web_table.ok("result", *chombo(1))
+    for _ in range(4):  # all noten: the deal passes, East only ends after E4
+        seq = web_table.wait_hand_after(seq)["hand_in_play"]["seq"]
+        web_table.ok("result", *draw())
+    web_table.wait_game_over()
+    journal = web_table.journal()
+    assert journal[0]["penalties"] == [0, 20000, 0, 0] and journal[-1]["penalties"] == [0, 20000, 0, 0]
+    assert "penalties_1" in web_table.ok("journal", "--format", "csv", where="--config").splitlines()[0]
+    page = Page(browser, web_table.url).open()
+    card = page.wait_text('#cards .card[data-seat="1"]', "final")
+    assert "final -20000" in card.replace("−", "-") and "chombo penalty −20000 included" in card
+    page.tab("journal")
+    assert "penalty −20000 at the end" in page.text('#journal-view tr.hand[data-hand="E1"]')
+    final = page.wait_text("#journal-view tr.final", "rank")
+    assert "after uma and penalties" in final and "penalty −20000 included" in final
     assert page.console_errors() == []

@@ -7,19 +7,26 @@ function seatName(header, record) {
   return (seat) => record.players?.[seat] ?? header?.players?.[seat]?.name ?? `seat ${seat}`;
 }
 
+// A tournament chombo pays nothing at the table: what it costs at the end is said beside.
+function penaltyWords(penalties, s) {
+  return penalties?.[s] ? `<br><span class="penalty">penalty −${penalties[s]} at the end</span>` : "";
+}
+
 // One column per seat: the hand's payment over the score after it.
 function handRow(record, header) {
   const name = seatName(header, record);
   const cells = record.payments.map((paid, s) =>
-    `<td class="seat"><b>${signed(paid)}</b><br>${record.scores[s]}</td>`).join("");
+    `<td class="seat"><b>${signed(paid)}</b><br>${record.scores[s]}${penaltyWords(record.penalties, s)}</td>`).join("");
   return `<tr class="hand" data-hand="${esc(record.hand)}"><th>${esc(record.hand)}</th>
     <td>${esc(name(record.dealer))}</td><td>${record.dice.join(" + ")}</td>
     <td class="what">${esc(resultWords(record.result, name))}</td>${cells}</tr>`;
 }
 
 function finalRow(record, seats) {
-  const cells = seats.map((s) => `<td class="seat"><b>${signed(record.final_scores[s])}</b><br>rank ${record.ranks[s]}</td>`).join("");
-  return `<tr class="final"><th colspan="4">final, after uma</th>${cells}</tr>`;
+  const cells = seats.map((s) => `<td class="seat"><b>${signed(record.final_scores[s])}</b><br>rank ${record.ranks[s]}${
+    record.penalties?.[s] ? `<br><span class="penalty">penalty −${record.penalties[s]} included</span>` : ""}</td>`).join("");
+  const after = record.penalties ? "final, after uma and penalties (ranks by score)" : "final, after uma";
+  return `<tr class="final"><th colspan="4">${after}</th>${cells}</tr>`;
 }
 
 export function journalHtml(records) {
