@@ -3,7 +3,7 @@
 // of the page's address.
 import { Refused, op, session } from "./api.js";
 import { qrSvg } from "./qr.js";
-import { esc } from "./words.js";
+import { esc, tableReachable } from "./words.js";
 
 const SEAT_FIELDS = [0, 1, 2, 3];
 
@@ -80,6 +80,10 @@ export class Operator {
 
   faultHtml() {
     const s = this.status;
+    if (!s.fault && !tableReachable(s)) {
+      const why = s.connection?.problem ?? "the link to it is being restored";
+      return `<div class="fault unreachable" role="alert"><p>The table cannot be reached: ${esc(why)}</p></div>`;
+    }
     if (!s.fault) return `<p class="ok">No fault.</p>`;
     // the code is shown on its own line: the text is its description, without the code again
     const code = `E${s.fault_code}`;
