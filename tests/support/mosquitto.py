@@ -38,7 +38,7 @@ pattern write mjtable/%u/command/reply
 pattern read mjtable/%u/command
 pattern write homeassistant/sensor/mjtable_%u_state/config
 pattern write homeassistant/sensor/mjtable_%u_hand/config
-pattern write homeassistant/sensor/mjtable_%u_fault/config
+pattern write homeassistant/binary_sensor/mjtable_%u_fault/config
 pattern write homeassistant/sensor/mjtable_%u_score_0/config
 pattern write homeassistant/sensor/mjtable_%u_score_1/config
 pattern write homeassistant/sensor/mjtable_%u_score_2/config

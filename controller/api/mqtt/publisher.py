@@ -144,7 +144,7 @@ class Publisher:
     async def _serve(self, client: aiomqtt.Client) -> None:
         await client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
-            for topic, config in discovery_configs(self.topics, self.seats, _version()).items():
+            for topic, config in discovery_configs(self.topics, self.seats, _version(), self.settings.web_url).items():
                 await client.publish(topic, json.dumps(config), qos=1, retain=True)
         await self._publish_status(client)
         if self.dropped:
