@@ -72,8 +72,11 @@ class Publisher:
                 log.warning("MQTT: %d events not sent at stop", len(self._events))
         if self._client is not None:
             try:
-                await self._client.publish(self.topics.availability, OFFLINE, qos=1, retain=True,
-                                           timeout=STOP_TIMEOUT)
+                if self.settings.clear_at_stop:
+                    await self._clear_retained(self._client)
+                else:
+                    await self._client.publish(self.topics.availability, OFFLINE, qos=1, retain=True,
+                                               timeout=STOP_TIMEOUT)
             except aiomqtt.MqttError as exc:
                 log.info("MQTT: could not say offline (%s); the broker's will says it", exc)
         if self._task is not None:
@@ -81,6 +84,15 @@ class Publisher:
             await asyncio.gather(self._task, return_exceptions=True)
         if self._timer is not None:
             self._timer.cancel()
+
+    async def _clear_retained(self, client: aiomqtt.Client) -> None:
+        """A table gone for good leaves nothing behind: an empty retained message clears
+        each of its retained topics (Home Assistant removes a device whose configs go)."""
+        topics = [self.topics.status, self.topics.availability]
+        if self.settings.discovery_prefix is not None:
+            topics += list(discovery_configs(self.topics, self.seats, _version()))
+        for topic in topics:
+            await client.publish(topic, b"", qos=1, retain=True, timeout=STOP_TIMEOUT)
 
     # ---- the controller's side: never blocks, never raises ----
     def _on_event(self, event: dict) -> None:
