@@ -16,11 +16,11 @@ import logging
 import ssl
 import time
 from collections import deque
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 import aiomqtt
 
+from controller import installed_version
 from controller.api.server import MAX_MESSAGE, ControlHandler, answer_line, encode
 from controller.backoff import Backoff
 from controller.api.mqtt.settings import MqttSettings, parse_broker
@@ -90,7 +90,7 @@ class Publisher:
         each of its retained topics (Home Assistant removes a device whose configs go)."""
         topics = [self.topics.status, self.topics.availability]
         if self.settings.discovery_prefix is not None:
-            topics += list(discovery_configs(self.topics, self.seats, _version()))
+            topics += list(discovery_configs(self.topics, self.seats, installed_version()))
         for topic in topics:
             await client.publish(topic, b"", qos=1, retain=True, timeout=STOP_TIMEOUT)
 
@@ -156,7 +156,7 @@ class Publisher:
     async def _serve(self, client: aiomqtt.Client) -> None:
         await client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
-            for topic, config in discovery_configs(self.topics, self.seats, _version(), self.settings.web_url).items():
+            for topic, config in discovery_configs(self.topics, self.seats, installed_version(), self.settings.web_url).items():
                 await client.publish(topic, json.dumps(config), qos=1, retain=True)
         await self._publish_status(client)
         if self.dropped:
@@ -232,8 +232,3 @@ class Publisher:
         return await answer_line(self.handler, payload)
 
 
-def _version() -> str:
-    try:
-        return version("mjtable")
-    except PackageNotFoundError:
-        return "unknown"
