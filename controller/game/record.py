@@ -71,6 +71,9 @@ class GameRecord:
             return None
         self._continue_rules(game)
         hands = await self.db.call("hands", game.id)
+        rules = self.in_play.rules
+        if rules.match.east_only and (game.rules or {}).get("match", {}).get("rounds") == 1 != rules.match.rounds:
+            self.in_play.rules = rules.east_only_form()  # started East only: it goes on so
         if _comparable(dataclasses.asdict(self.in_play.rules)) != _comparable(game.rules):
             log.warning("game %d cannot be checked against its hands: its rule set has changed", game.id)
         else:
@@ -91,6 +94,9 @@ class GameRecord:
             except (R.ConfigError, OSError) as exc:
                 raise Refusal("not_allowed", f"game {game.id} was started with rule set {game.ruleset!r}, "
                                              f"which cannot be loaded now: {exc}; put it back to carry on") from None
+        rules = self.in_play.rules
+        if rules.match.east_only and (game.rules or {}).get("match", {}).get("rounds") == 1 != rules.match.rounds:
+            self.in_play.rules = rules.east_only_form()  # started East only: it goes on so
         if _comparable(dataclasses.asdict(self.in_play.rules)) != _comparable(game.rules):
             log.warning("rule set %s has changed since game %d began; the game goes on with it as it is now",
                         self.in_play.ruleset_name, game.id)

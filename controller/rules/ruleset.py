@@ -209,6 +209,7 @@ class Match:
     busting_below: int | None = field(metadata=spec(key="busting.below", **_POINTS))  # busting: null, or below
     agari_yame: bool
     extension: Extension | None
+    east_only: bool = False  # the rule text has an East-only form: `start` may play the East round alone
 
 
 @dataclass(frozen=True)
@@ -277,6 +278,13 @@ class RuleSet:
     @property
     def deposit(self) -> int:
         return self.riichi.deposit if self.riichi else 0
+
+    def east_only_form(self) -> "RuleSet":
+        """The game of the East round alone (`start` with east_only), where the text has one."""
+        return dataclasses.replace(self, match=dataclasses.replace(self.match, rounds=1))
+
+    def plays_east_only(self) -> bool:
+        return self.match.east_only and self.match.rounds == 1
 
     def summary(self) -> str:
         throws = "1 throw" if self.dice.throws == 1 else f"{self.dice.throws} throws"

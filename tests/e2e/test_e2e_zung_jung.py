@@ -78,3 +78,27 @@ def test_single_patterns_above_the_limit_are_paid_at_their_value(table_factory):
     seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
     table.ok("result", *tsumo((2, "points", 400)))
     assert [p[1] for p in payments_by_hand(table.journal())] == [[-480, 1440, -480, -480], [-400, -400, 1200, -400]]
+
+
+def test_east_only_at_start_plays_the_one_round_match_through_a_restart(table_factory):
+    """v1.03's match of one round, offered at `start --east-only`: four hands, then over,
+    also when the controller restarts in between; a rule set without that form refuses it."""
+    table = table_factory("basic", "zung-jung")
+    refused = table.cli("start", "--east-only", "--ruleset", "ema-2016", where="--config")
+    assert refused.returncode == 1 and "ema-2016 has no East-only form in its text" in refused.stderr
+    table.ok("start", "--east-only", where="--config")
+    seq = 0
+    for n in range(4):
+        seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
+        if n == 2:
+            table.stop_controller(signal.SIGTERM)
+            table.start_controller()
+        table.ok("result", *draw())
+    table.wait_game_over()
+    assert [r["hand"] for r in hand_records(table.journal())] == ["E1", "E2", "E3", "E4"]
+    table.ok("start", where="--config")  # the next game plays the whole match again
+    seq = table.wait_hand_after(0)["hand_in_play"]["seq"]
+    for _ in range(4):
+        table.ok("result", *draw())
+        seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
+    assert table.status()["hand"] == "S1"

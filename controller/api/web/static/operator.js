@@ -58,6 +58,7 @@ export class Operator {
     const args = {};
     const ruleset = form.querySelector("[name=ruleset]").value;
     if (ruleset) args.ruleset = ruleset;
+    if (form.querySelector("[name=length]").value === "east") args.east_only = true;
     const dealer = form.querySelector("[name=dealer]").value;
     if (dealer !== "") args.dealer = dealer === "draw" ? "draw" : Number(dealer);
     const names = [...form.querySelectorAll("[name=player]")].map((f) => f.value.trim()).filter(Boolean);
@@ -108,6 +109,8 @@ export class Operator {
       `<input name="player" aria-label="player at seat ${seat}" placeholder="seat ${seat}" maxlength="16">`).join("");
     return `<fieldset class="start"><legend>New game</legend>
       <label>Rule set <select name="ruleset">${rulesets}</select></label>
+      <label>Length <select name="length"><option value="">the whole game</option>
+        <option value="east">East only (where the rule set's text has it)</option></select></label>
       <label>Dealer <select name="dealer"><option value="">as configured</option><option value="draw">drawn by the table</option>
         ${SEAT_FIELDS.map((s) => `<option value="${s}">seat ${s}</option>`).join("")}</select></label>
       <p>Players (in seat order; leave empty for anonymous seats):</p><div class="names">${players}</div>
