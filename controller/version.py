@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-def installed_version(missing: str) -> str:
+def installed_version(missing: str = "unknown") -> str:
     """mjtable's version, or `missing` in a tree that was never installed."""
     from importlib.metadata import PackageNotFoundError, version
     try:

@@ -14,9 +14,14 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import (CONTENT_TYPE_LATEST, PLATFORM_COLLECTOR, CollectorRegistry, Counter, Histogram, Info,
+                               ProcessCollector, generate_latest)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
+
+from firmware_protocol.codes import Code
+
+from controller.version import installed_version
 
 
 # Seconds from a hand's end to the next hand in play: the mechanical path is ~17 s on a
@@ -55,6 +60,9 @@ class TableMetrics:
         self.table_resets = Counter("mjtable_table_resets", "Times the table's MCU rebooted under the controller",
                                     registry=r)
         self.links_lost = Counter("mjtable_link_lost", "Times the link to the table was lost", registry=r)
+        Info("mjtable_build", "The controller's version", registry=r).info({"version": installed_version()})
+        ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes, ...
+        r.register(PLATFORM_COLLECTOR)  # python_info
         r.register(_OnScrape(self))
         self._hand_ended_at: float | None = None
         subscribe(self._on_event)
@@ -90,6 +98,21 @@ class TableMetrics:
         return generate_latest(self.registry)
 
 
+
+def _fault_in_play(fault) -> Metric:
+    """1 with the fault's code and name as labels while one holds the table, else 0 with
+    empty labels: `mjtable_fault_active == 1` alerts, and the labels say which."""
+    active = GaugeMetricFamily("mjtable_fault_active", "A fault holds the table (1), with its code and name",
+                               labels=["code", "name"])
+    if fault is None:
+        active.add_metric(["", ""], 0)
+    else:
+        code = int(fault.code)
+        name = Code(code).name.lower() if code in Code._value2member_map_ else "unknown"
+        active.add_metric([str(code), name], 1)
+    return active
+
+
 class _OnScrape(Collector):
     """What is read when scraped rather than counted as it happens."""
 
@@ -102,9 +125,7 @@ class _OnScrape(Collector):
                                 value=m.clock() - m.started)
         yield GaugeMetricFamily("mjtable_store_bytes", "Size of the state database (with its write-ahead log)",
                                 value=m.store_bytes())
-        fault = m.fault_owner.current
-        yield GaugeMetricFamily("mjtable_fault_code", "The fault in play (its code), 0 for none",
-                                value=int(fault.code) if fault is not None else 0)
+        yield _fault_in_play(m.fault_owner.current)
         stats = m.table.stats
         for name, (field, text) in LINK_COUNTERS.items():
             yield CounterMetricFamily(f"mjtable_link_{name}", f"Link: {text}",

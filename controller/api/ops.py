@@ -69,21 +69,27 @@ async def _status(service) -> dict:
 
 
 async def _start(service, ruleset: str | None = None, dealer: int | str | None = None, players: list | None = None,
-                 seating: str | None = None, round: int | None = None, time_limit: bool = False) -> dict:
+                 seating: str | None = None, round: int | None = None, time_limit: bool = False,
+                 east_only: bool = False) -> dict:
     async with service.starting:  # one start at a time: the next finds the first's game running
-        return await _start_game(service, ruleset, dealer, players, seating, round, time_limit)
+        return await _start_game(service, ruleset, dealer, players, seating, round, time_limit, east_only)
 
 
-async def _start_game(service, ruleset, dealer, players, seating, round, time_limit) -> dict:
+async def _start_game(service, ruleset, dealer, players, seating, round, time_limit, east_only) -> dict:
     c = service.controller
     c.check_start()
     await service.last_game_ended()
     c.check_start()  # as the last game left the table
     service.maintenance.refuse_game()
-    if ruleset is None:
-        rules = c.default_rules  # the config's, even after a game that named another
+    if ruleset is None or ruleset == c.default_rules[1]:
+        rules = c.default_rules  # the config's, even after a game that named another (or was East only)
     else:
-        rules = (c.rules, c.ruleset_name) if ruleset == c.ruleset_name else _named_ruleset(ruleset, service.rulesets)
+        rules = _named_ruleset(ruleset, service.rulesets)
+    if east_only:
+        if not rules[0].match.east_only:
+            raise Refusal("bad_request", f"rule set {rules[1]} has no East-only form in its text (match.east_only); "
+                                         "a copy with match.rounds: 1 plays the East round alone")
+        rules = (rules[0].east_only_form(), rules[1])
     # checked before the rule set changes: a refused start changes nothing
     place = None
     if round is not None:
@@ -96,8 +102,7 @@ async def _start_game(service, ruleset, dealer, players, seating, round, time_li
         raise Refusal("bad_request", "seating draw needs the players: name them with players")
     if time_limit:
         check_time_limit(*rules)
-    if ruleset is None or ruleset != c.ruleset_name:
-        c.use_rules(*rules)
+    c.use_rules(*rules)
     chosen = service.starting_dealer if dealer is None else dealer
     if chosen != "draw" and chosen not in c.rules.seats:
         raise Refusal("bad_request", f"dealer must be one of {list(c.rules.seats)} or 'draw'")
@@ -262,6 +267,8 @@ TABLE: tuple[Op, ...] = (
         "round": Arg(lambda v: is_int(v) and v >= 1, "a round of the imported schedule (an integer from 1)",
                      required=False),
         "time_limit": Arg(lambda v: isinstance(v, bool), "true (the rule set's time limit) or false", required=False),
+        "east_only": Arg(lambda v: isinstance(v, bool), "true (the East round alone, where the rule set's text "
+                         "has that form) or false", required=False),
     }),
     Op("result", _result, _RESULT, role="player"),
     Op("riichi", _riichi, {"seat": _SEAT}, role="player"),

@@ -185,7 +185,15 @@ def plan_of(config, seed: int | None = None) -> Plan:
                         maintenance=config.maintenance, service_file=config.database.with_suffix(".service.json"))
     return Plan(database=config.database, connect=connect, rules=config.ruleset, ruleset_name=config.ruleset_ref,
                 socket=config.socket, table_address=config.port, settings=settings, seed=seed, starting_dealer=config.starting_dealer,
-                rulesets=config.rulesets, table_number=config.table_number, web=_web_plan(config), mqtt=config.mqtt)
+                rulesets=config.rulesets, table_number=config.table_number, web=_web_plan(config), mqtt=_mqtt_plan(config))
+
+
+def _mqtt_plan(config):
+    """The MQTT section, the page's address given by `web.url` when it gives none itself
+    (Home Assistant's device links to it; floor tiles too)."""
+    if config.mqtt is None or config.mqtt.web_url is not None or config.web_url is None:
+        return config.mqtt
+    return dataclasses.replace(config.mqtt, web_url=config.web_url)
 
 
 def _web_plan(config) -> WebPlan | None:

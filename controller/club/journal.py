@@ -1,6 +1,7 @@
 """The hand journal: one record per hand, exported from the state database.
 
-The controller stores each hand's record (exactly :data:`HAND_KEYS`) with
+The controller stores each hand's record (exactly :data:`HAND_KEYS`, and ``penalties``
+where a tournament chombo gave one) with
 ``Store.commit_hand``; this module reads the records back, in that key order, and
 writes them as JSON lines or CSV. A finished game ends with one ``{"final": true, ...}``
 object. A game with named players begins with one ``{"seating": "draw"|"as-given"|"schedule",
@@ -27,7 +28,8 @@ HAND_KEYS = (
 )
 FINAL_KEYS = ("scores", "final_scores", "ranks")
 GAME_KEYS = ("session", "round", "table")  # on the first record, when the game has them
-FINAL_IF_GIVEN = ("ended",)
+FINAL_IF_GIVEN = ("ended", "penalties")
+HAND_IF_GIVEN = ("penalties",)  # a tournament chombo's: deducted from the final scores
 
 
 def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
@@ -35,7 +37,8 @@ def journal_records(store: Store, game_id: int | None = None) -> list[dict]:
     game = store.game(game_id) if game_id is not None else store.latest_game()
     if game is None:
         raise StoreError(f"no game recorded in {store.path} yet")
-    records = [{k: r.get(k) for k in HAND_KEYS} for r in store.hands(game.id)]
+    records = [{**{k: r.get(k) for k in HAND_KEYS}, **{k: r[k] for k in HAND_IF_GIVEN if k in r}}
+               for r in store.hands(game.id)]
     for signal in reversed(game.hand.get(STORED_KEY, {}).get("signals", [])):
         records.insert(signal["seq"] - 1, {"time_signal": signal["signal"], "at": iso(signal["at"]), "by": signal["by"],
                                            "seq": signal["seq"], "dice_thrown": signal["dice_thrown"]})
@@ -84,7 +87,8 @@ def write_jsonl(records: Iterable[dict], out: IO[str]) -> None:
 # A game with players adds players_0 ... (the name; on the first row, hand "seating", each
 # player as `mjtable start --players` takes it: "Ann:EMA=04010001") and a seating column;
 # a game of a session (a round) a session (round and table) column, filled on the first row.
-_PER_SEAT = ("payments", "scores", "final_scores", "ranks", "players")
+_PER_SEAT = ("payments", "scores", "final_scores", "ranks", "players", "penalties")
+_PER_SEAT_IF_GIVEN = ("players", "penalties")  # columns only in a game that has them
 
 
 def _columns(records: list[dict]) -> list[str]:
@@ -92,8 +96,9 @@ def _columns(records: list[dict]) -> list[str]:
     named = any("players" in r for r in records)
     columns = [k for k in HAND_KEYS if k not in _PER_SEAT] + (["seating"] if named else [])
     columns += [k for k in GAME_KEYS if any(k in r for r in records)]
-    columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats) if named or k != "players"]
-    return columns + [k for k in FINAL_IF_GIVEN if any(k in r for r in records)]
+    given = {k for k in _PER_SEAT_IF_GIVEN if any(k in r for r in records)}
+    columns += [f"{k}_{s}" for k in _PER_SEAT for s in range(seats) if k in given or k not in _PER_SEAT_IF_GIVEN]
+    return columns + [k for k in FINAL_IF_GIVEN if k not in _PER_SEAT and any(k in r for r in records)]
 
 
 def _cell(key: str, value) -> str:

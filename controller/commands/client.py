@@ -209,6 +209,8 @@ def add_arguments_for(parser: argparse.ArgumentParser, name: str) -> None:
                             "seats (East at seat 0) from the imported schedule, at this table's table.number")
         parser.add_argument("--time-limit", action="store_true", help="play the session on the rule set's clock: "
                             "the dice wait for `mjtable signal start`, the warning ends the game after its hands")
+        parser.add_argument("--east-only", action="store_true", help="play the East round alone (rule sets whose "
+                            "text has that form: match.east_only)")
     elif name == "signal":
         parser.add_argument("signal", choices=SIGNALS, help="start: the session begins (the dice may be thrown); "
                             "warning: the time signal before the end (the table's clock gives it too)")
@@ -259,7 +261,7 @@ def _request(client: Client, args: argparse.Namespace) -> dict:
     if op == "start":
         fields = {"ruleset": args.ruleset, "dealer": args.dealer, "players": args.players, "seating": args.seating,
                   "round": args.round,
-                  "time_limit": args.time_limit or None}
+                  "time_limit": args.time_limit or None, "east_only": args.east_only or None}
         return client.request("start", **{k: v for k, v in fields.items() if v is not None})
     if op == "signal":
         return client.request("signal", signal=args.signal)

@@ -297,7 +297,7 @@ def _mqtt_settings(args, n: int):
     table_id = f"demo-{n}"
     password_file = Path(args.mqtt_password_file) if args.mqtt_password_file else None
     return MqttSettings(broker=args.mqtt, table_id=table_id, username=table_id if password_file else None,
-                        password_file=password_file)
+                        password_file=password_file, clear_at_stop=True)  # a demo table is gone once it ends
 
 
 def _watch(controller, tables: int, n: int):

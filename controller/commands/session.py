@@ -12,13 +12,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 
+from controller.club.exports import write_csv
 from controller.club.sessions import chosen_session, session_games, session_report
 from controller.api.client import Client, ClientError, RequestError
 from controller.commands.client import CommandError, add_connection_options, answer, database_path
 from controller.errors import Refusal
 from controller.store.database import Store, StoreError
 
+TOTALS_COLUMNS = ("place", "name", "ema_id", "club_id", "games", "table_points", "score", "average_rank")
 HELP = "club sessions: start one, end it, show its games and each player's running totals"
 STATUS = {"finished": "finished", "abandoned": "abandoned", "active": "in play"}
 
@@ -37,6 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     show.add_argument("--session", type=int, metavar="ID", help="the session (default: the open one, else the latest)")
     show.add_argument("--on-table", action="store_true",
                       help="also show each seated player's total on the table's displays now (between games)")
+    show.add_argument("--csv", action="store_true", help="the running totals as CSV, one row per player, "
+                      "best first (for a spreadsheet or the club's site)")
     for action in (start, end, show):
         add_connection_options(action)
     show.add_argument("--db", metavar="PATH", help="the state database to read when no controller answers "
@@ -77,7 +82,11 @@ def run(args: argparse.Namespace) -> int:
     reply = answer(args, request)
     if reply is None:
         return 2 if refused else 1
-    print(json.dumps({"ok": True, **reply}) if args.json else describe(args.action, reply))
+    if getattr(args, "csv", False):
+        write_csv(({"place": place, **{k: total.get(k) for k in TOTALS_COLUMNS[1:]}}
+                   for place, total in enumerate(reply["totals"], 1)), TOTALS_COLUMNS, sys.stdout)
+    else:
+        print(json.dumps({"ok": True, **reply}) if args.json else describe(args.action, reply))
     return 0
 
 

@@ -10,6 +10,8 @@ WIND_NAMES = ("East", "South", "West", "North")
 def describe_status(status: dict, verbose: bool = False) -> str:
     lines = [_state_line(status), f"fault: {_text(status.get('fault'))}",
              f"rule set: {status.get('ruleset', '-')} ({status.get('players', '?')} players)"]
+    if status.get("fault_retries"):
+        lines.insert(2, "  `mjtable retry` retries here, once it is seen to")
     if problem := (status.get("connection") or {}).get("problem"):
         lines.insert(1, f"connection: {problem}; next try in {status['connection']['retry_in']:g} s")
     if "scores" in status:

@@ -117,6 +117,10 @@ class GameClock:
         """Every hand after the warning is played."""
         return self.limit is not None and self.count.over
 
+    def ends_with(self, chombo: bool) -> bool:
+        """The hand in play, ended so (a chombo or not), is the session's last."""
+        return self.limit is not None and self.count.hand_ended(chombo).over
+
     @property
     def count(self) -> HandCount:
         """The hands after the warning, from the signal and the results stored since."""

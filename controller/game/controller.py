@@ -78,7 +78,7 @@ class Controller:
         self.faults = Faults(self.table, self.sm, publish)  # the one owner of the fault: others read `fault`
         self.work = TableWork(self.table, self.sm, publish, spawn, self.faults, self.settings.operation_limits)
         self.displays = Displays(self.table, self.in_play, self.settings, self.work)
-        self.results = Results(self.in_play, self.sm)
+        self.results = Results(self.in_play, self.sm, time_ends_it=lambda chombo: self.clock.ends_with(chombo))
         self.sticks = StickCheck(self.table, publish)  # protocol 1.1: the trays against the ledger
         self.reminders = Reminders(self.table, self.db, publish, spawn, self.settings.maintenance,
                                    self.settings.service_file)
@@ -241,9 +241,9 @@ class Controller:
         if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.rules.seats:
             raise Refusal("bad_request", f"seat must be one of {list(self.rules.seats)}")
         if seat in self.hand.riichi:
-            raise Refusal("not_allowed", f"seat {seat} already declared riichi")
+            raise Refusal("not_allowed", f"{self.in_play.who()(seat)} already declared riichi")
         try:
-            R.check_riichi(self.rules, self.state.scores, (seat,))
+            R.check_riichi(self.rules, self.state.scores, (seat,), self.in_play.who())
         except R.ResultError as exc:
             raise Refusal("not_allowed", str(exc)) from None
         self.hand.riichi.append(seat)

@@ -61,12 +61,17 @@ _REMEDIES = {
 
 # Faults no retry can clear: what the operator does instead.
 _FINAL = {
-    Code.GAME_STOPPED: "its hands are kept: `mjtable abandon` it, or restart the controller to carry on "
+    Code.GAME_STOPPED: "its hands are kept: abandon the game, or restart the controller to carry on "
                        "from the last stored hand",
 }
 
+# The retry in words for wherever the status is read (the table's page, the floor view,
+# the CLI); the log names the CLI's command, read by whoever looks after the controller.
+RETRY = "press a seat's OK button (or Retry on the table's page)"
+RETRY_AT_THE_CONSOLE = "retry (`mjtable retry` or a seat's OK button)"
 
-def remedy(code: int, then: str = "retry (`mjtable retry` or a seat's OK button)") -> str:
+
+def remedy(code: int, then: str = RETRY) -> str:
     """What to do about a fault, for the status reply and the log."""
     if code in _FINAL:
         return _FINAL[code]
@@ -94,7 +99,8 @@ class Faults:
         """`status`'s part: the fault the table is held on, with what to do about it."""
         fault = self.current
         return {"fault": f"{fault.describe()}; {remedy(fault.code)}" if fault else None,
-                "fault_code": int(fault.code) if fault else None}
+                "fault_code": int(fault.code) if fault else None,
+                "fault_retries": fault is not None and fault.code not in _FINAL}
 
     def watch(self, listener: Callable[[Fault | Refused | StoreFailed], None]) -> None:
         self._watchers.append(listener)
@@ -107,7 +113,7 @@ class Faults:
             self.sm.fire(move)
             self._moved = True
         if fault is not self._told:
-            log.error("%s; %s", fault.describe(), remedy(fault.code))
+            log.error("%s; %s", fault.describe(), remedy(fault.code, RETRY_AT_THE_CONSOLE))
         self.tell(fault)
 
     def tell(self, fault) -> None:

@@ -131,6 +131,10 @@ class InPlay:
         """The hand in play's walls, break and dead wall, from its dice."""
         return R.setup_hand(self.rules, self.game.state.dealer, self.game.hand.throws)
 
+    def who(self):
+        """Each seat in a message to people: its player's name, seat and wind."""
+        return R.seat_words(self.rules, self.state.dealer, {s: p.name for s, p in self.players.items()})
+
     def displayed(self) -> R.GameState:
         """The game as the table shows it: the bets declared in the hand in play are on the
         table already (the settlement takes them; they are not taken twice)."""

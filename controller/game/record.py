@@ -71,6 +71,9 @@ class GameRecord:
             return None
         self._continue_rules(game)
         hands = await self.db.call("hands", game.id)
+        rules = self.in_play.rules
+        if rules.match.east_only and (game.rules or {}).get("match", {}).get("rounds") == 1 != rules.match.rounds:
+            self.in_play.rules = rules.east_only_form()  # started East only: it goes on so
         if _comparable(dataclasses.asdict(self.in_play.rules)) != _comparable(game.rules):
             log.warning("game %d cannot be checked against its hands: its rule set has changed", game.id)
         else:
@@ -91,6 +94,9 @@ class GameRecord:
             except (R.ConfigError, OSError) as exc:
                 raise Refusal("not_allowed", f"game {game.id} was started with rule set {game.ruleset!r}, "
                                              f"which cannot be loaded now: {exc}; put it back to carry on") from None
+        rules = self.in_play.rules
+        if rules.match.east_only and (game.rules or {}).get("match", {}).get("rounds") == 1 != rules.match.rounds:
+            self.in_play.rules = rules.east_only_form()  # started East only: it goes on so
         if _comparable(dataclasses.asdict(self.in_play.rules)) != _comparable(game.rules):
             log.warning("rule set %s has changed since game %d began; the game goes on with it as it is now",
                         self.in_play.ruleset_name, game.id)
@@ -198,6 +204,7 @@ class GameRecord:
             "payments": list(outcome.payments),
             "scores": list(outcome.state.scores),
             "riichi_sticks_after": outcome.riichi_sticks_after,
+            **_penalties(before.penalties, outcome.state.penalties),
         }
 
     # ---- the end ----
@@ -207,6 +214,7 @@ class GameRecord:
         standings = game.final(self.in_play.rules)
         final = {"final": True, "scores": list(standings.scores),
                  "final_scores": list(standings.final_scores), "ranks": list(standings.ranks),
+                 **_penalties((0,) * len(standings.scores), self.in_play.state.penalties),
                  **({"ended": "time"} if self.clock.ended else {})}
         if self.db is not None:
             await self.until_stored("finish_game", game.game_id, final)
@@ -235,6 +243,13 @@ class GameRecord:
         except StoreError as exc:
             raise Refusal("store_failed", f"{exc}; the game is given up here, but the database has it in "
                                           f"play still: a restart would resume it") from None
+
+
+def _penalties(before: Sequence[int], after: Sequence[int]) -> dict:
+    """The penalties deducted from the final scores (a tournament chombo), where there are
+    any: a chombo's hand pays nothing at the table, so its record says what it will cost."""
+    added = [a - b for a, b in zip(after, before)]
+    return {"penalties": added} if any(added) else {}
 
 
 def standings_text(ranks: Sequence[int | None], players: Mapping[int, Player]) -> str:

@@ -12,10 +12,12 @@ from controller.game.game import InPlay
 
 
 class Results:
-    """Handed what it uses: what is in play (the game and its rules) and the machine."""
+    """Handed what it uses: what is in play (the game and its rules), the machine, and
+    whether the session's clock ends the game with the hand in play (True for a chombo
+    that ends it: a chombo is a re-deal, not a hand played)."""
 
-    def __init__(self, play: InPlay, sm) -> None:
-        self.play, self.sm = play, sm
+    def __init__(self, play: InPlay, sm, time_ends_it) -> None:
+        self.play, self.sm, self.time_ends_it = play, sm, time_ends_it
         self.waiting: asyncio.Future | None = None
         # From taking a result until its hand is stored: resolved then, or failed with store_failed.
         self.stored: asyncio.Future | None = None
@@ -51,7 +53,7 @@ class Results:
         result = dict(result)
         result.setdefault("riichi", list(g.hand.riichi)) if result.get("kind") != "chombo" else None
         try:
-            R.validate_result(rules, g.state, result)
+            R.validate_result(rules, g.state, result, self.play.who())
         except R.ResultError as exc:
             raise Refusal("invalid_result", str(exc)) from None
         return result
@@ -62,8 +64,11 @@ class Results:
         self._awaited(seq)
         result = self.checked(seq, result)
         outcome = R.apply_result(rules, g.state, result)
+        shown = self.play.displayed().scores  # the hand's riichi bets are taken from these already
         return {"result": result, "payments": list(outcome.payments), "scores": list(outcome.state.scores),
-                "riichi_sticks_after": outcome.riichi_sticks_after, "game_over": outcome.game_over}
+                "from_shown": [after - now for after, now in zip(outcome.state.scores, shown)],
+                "riichi_sticks_after": outcome.riichi_sticks_after,
+                "game_over": outcome.game_over or self.time_ends_it(result["kind"] == "chombo")}
 
     def _awaited(self, seq: int) -> None:
         g = self.play.game

@@ -54,6 +54,8 @@ def game_status(in_play: InPlay, clock: dict | None) -> dict[str, Any]:
     if in_play.standings is not None:
         out["final_scores"] = list(in_play.standings.final_scores)
         out["ranks"] = list(in_play.standings.ranks)
+    if in_play.state is not None and any(in_play.state.penalties):  # deducted after uma (chombo)
+        out["penalties"] = list(in_play.state.penalties)
     return out
 
 
@@ -65,7 +67,13 @@ def rules_form(rules: R.RuleSet) -> dict[str, Any]:
             "abortive_draw": rules.draw.abortive, "red_fives": rules.red_fives,
             "han_fu": {"limit_han": pay.limits[0].han, "seven_pairs_fu": pay.seven_pairs_fu, "max_fu": pay.max_fu,
                        "max_yakuman": pay.max_yakuman} if han_fu else None,
-            "points": None if han_fu else {"min": pay.min_points, "max": pay.max_points}}
+            "points": None if han_fu else _points_form(pay)}
+
+
+def _points_form(pay) -> dict[str, Any]:
+    """The range a points field takes, and the single patterns above the limit it takes too."""
+    top = None if pay.max_points is None else max((pay.max_points, *pay.above_limit))
+    return {"min": pay.min_points, "max": top, "limit": pay.max_points, "above_limit": list(pay.above_limit)}
 
 
 def waiting_for(sm, in_play: InPlay) -> str | None:

@@ -6,7 +6,7 @@ from controller.rules.geometry import (HandSetup, SetupError, break_position, br
                                        counter_clockwise, setup_hand, turn_order)
 from controller.rules.payments import base_points, win_payments
 from controller.rules.progression import (GameState, HandOutcome, apply_result, dealer_repeats, hand_label,
-                                          new_game, validate_result)
+                                          new_game, seat_words, validate_result)
 from controller.rules.result import Result, ResultError, Win, check_han_fu, check_riichi, parse_result
 from controller.rules.ruleset import (PRESETS_DIR, WINDS, RuleSet, find_ruleset, folder_rulesets, load_ruleset,
                                       preset_names, resolve_ruleset, ruleset_from_text)
@@ -19,5 +19,5 @@ __all__ = [
     "SetupError", "Settlement", "Standings", "WINDS", "Win", "apply_result", "base_points", "break_position",
     "breaker_seat", "check_han_fu", "check_riichi", "clockwise", "counter_clockwise", "dealer_repeats",
     "final_standings", "find_ruleset", "folder_rulesets", "hand_label", "load_ruleset", "new_game", "parse_result", "preset_names",
-    "resolve_ruleset", "ruleset_from_text", "settle", "setup_hand", "turn_order", "validate_result", "win_payments",
+    "resolve_ruleset", "seat_words", "ruleset_from_text", "settle", "setup_hand", "turn_order", "validate_result", "win_payments",
 ]

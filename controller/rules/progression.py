@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 from controller.rules.geometry import turn_order
-from controller.rules.result import Result, ResultError, parse_result
+from controller.rules.result import Result, ResultError, Who, parse_result
 from controller.rules.ruleset import SEATS, WINDS, RuleSet
 from controller.rules.settlement import settle
 
@@ -69,13 +69,27 @@ def hand_label(state: GameState) -> str:
     return f"{WINDS[state.round_wind]}{state.hand_in_round}"
 
 
-def validate_result(rules: RuleSet, state: GameState, result: Any) -> Result:
-    """The parsed result, or ResultError; changes nothing."""
+WIND_WORDS = ("East", "South", "West", "North")
+
+
+def seat_words(rules: RuleSet, dealer: int, names: dict[int, str] | None = None) -> Who:
+    """Each seat as the players know it: its player's name (if given), seat and wind."""
+    winds = {seat: WIND_WORDS[i] for i, seat in enumerate(turn_order(rules, dealer))}
+    names = names or {}
+    def who(seat: int) -> str:
+        wind = winds.get(seat, "not in play")
+        return f"{names[seat]} (seat {seat}, {wind})" if seat in names else f"seat {seat} ({wind})"
+    return who
+
+
+def validate_result(rules: RuleSet, state: GameState, result: Any, who: Who | None = None) -> Result:
+    """The parsed result, or ResultError naming seats as ``who`` does (default: seat and
+    wind); changes nothing."""
     if state.ruleset != rules.name:
         raise ResultError(f"the game is played with {state.ruleset!r}, not {rules.name!r}")
     if state.finished:
         raise ResultError("the game is over: no more results")
-    parsed = parse_result(rules, state.scores, result)
+    parsed = parse_result(rules, state.scores, result, who or seat_words(rules, state.dealer))
     changes = settle(rules, state.dealer, state.honba, state.riichi_sticks, parsed).changes
     beyond = [seat for seat, (score, change) in enumerate(zip(state.scores, changes))
               if abs(score + change) > SCORE_LIMIT]

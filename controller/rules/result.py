@@ -7,7 +7,7 @@ rejected result.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from controller.errors import MjtableError
 from controller.rules.ruleset import HanFuScoring, RuleSet
@@ -18,6 +18,12 @@ class ResultError(MjtableError, ValueError):
 
 
 _MISSING = object()  # "responsible" not given: the discarder is responsible
+
+Who = Callable[[int], str]  # a seat as people know it: "Ann (seat 1, South)"
+
+
+def seat_only(seat: int) -> str:
+    return f"seat {seat}"
 
 
 @dataclass(frozen=True)
@@ -93,7 +99,7 @@ def check_han_fu(p: HanFuScoring, han: int, fu: int | None, tsumo: bool) -> str 
     if han >= p.limits[0].han and fu is None:
         return None
     if fu is None:
-        return f"fu is needed below {p.limits[0].han} han"
+        return f"give the fu too (below {p.limits[0].han} han they set the hand's value)"
     if fu == p.seven_pairs_fu and fu % 10:
         least = 3 if tsumo else 2
         return None if han >= least else f"{fu} fu (seven pairs) needs at least {least} han, got {han}"
@@ -116,10 +122,15 @@ def _hanfu_win(rules: RuleSet, w: dict, where: str, tsumo: bool) -> Win:
         return Win(seat=w["seat"], yakuman=count)
     _keys(w, {"seat", "han"}, {"fu"}, where)
     han = _int(w["han"], f"{where} han", 1)
+    if han > p.max_han:
+        top = p.limits[-1]
+        raise ResultError(f"{where}: {han} han is more than {rules.name} takes ({p.max_han}); a typing error? "
+                          f"Every hand from {top.han} han pays {top.name}")
     fu = None if w.get("fu") is None else _int(w["fu"], f"{where} fu", 1)
     problem = check_han_fu(p, han, fu, tsumo)
     if problem:
-        raise ResultError(f"{where}: {han} han {fu} fu {'tsumo' if tsumo else 'ron'}: {problem}")
+        hand = f"{han} han {fu} fu" if fu is not None else f"{han} han"
+        raise ResultError(f"{where}, {hand} {'self-drawn' if tsumo else 'on a discard'}: {problem}")
     return Win(seat=w["seat"], han=han, fu=fu)
 
 
@@ -128,9 +139,8 @@ def _points_win(rules: RuleSet, w: dict, where: str, tsumo: bool) -> Win:
     optional = {"responsible"} if (p.scheme == "zung_jung" and not tsumo) else set()
     _keys(w, {"seat", "points"}, optional, where)
     points = _int(w["points"], f"{where} points")
-    if points < p.min_points or (p.max_points is not None and points > p.max_points):
-        top = f" to {p.max_points}" if p.max_points is not None else " or more"
-        raise ResultError(f"{where}: {points} points; allowed: {p.min_points}{top}")
+    if not p.allows(points):
+        raise ResultError(f"{where}: {points} points; allowed: {p.allowed_text()}")
     responsible = w.get("responsible", _MISSING)
     if responsible not in (None, _MISSING):
         _seat(rules, responsible, f"{where} responsible")
@@ -139,7 +149,7 @@ def _points_win(rules: RuleSet, w: dict, where: str, tsumo: bool) -> Win:
     return Win(seat=w["seat"], points=points, responsible=responsible)
 
 
-def _winners(rules: RuleSet, value: Any, tsumo: bool) -> tuple[Win, ...]:
+def _winners(rules: RuleSet, value: Any, tsumo: bool, who: Who) -> tuple[Win, ...]:
     if not isinstance(value, list) or not value:
         raise ResultError(f"winners must be a non-empty list, got {value!r}")
     if tsumo and len(value) > 1:
@@ -149,11 +159,10 @@ def _winners(rules: RuleSet, value: Any, tsumo: bool) -> tuple[Win, ...]:
     parse = _hanfu_win if rules.payment.scheme == "riichi" else _points_win
     wins = []
     for i, w in enumerate(value):
-        where = f"winners[{i}]"
         if not isinstance(w, dict):
-            raise ResultError(f"{where} must be an object, got {w!r}")
-        _seat(rules, w.get("seat"), f"{where} seat")
-        wins.append(parse(rules, w, where, tsumo))
+            raise ResultError(f"winners[{i}] must be an object, got {w!r}")
+        _seat(rules, w.get("seat"), f"winners[{i}] seat")
+        wins.append(parse(rules, w, f"the win of {who(w['seat'])}", tsumo))
     seats = [w.seat for w in wins]
     if len(set(seats)) != len(seats):
         raise ResultError(f"winners list a seat twice: {seats}")
@@ -162,45 +171,50 @@ def _winners(rules: RuleSet, value: Any, tsumo: bool) -> tuple[Win, ...]:
 
 # ----------------------------------------------------------------------------- whole result
 
-def check_riichi(rules: RuleSet, scores: tuple[int, ...], seats: tuple[int, ...]) -> None:
+def _people(seats, who: Who) -> str:
+    return ", ".join(who(s) for s in seats)
+
+
+def check_riichi(rules: RuleSet, scores: tuple[int, ...], seats: tuple[int, ...], who: Who = seat_only) -> None:
     """ResultError if these seats may not declare riichi: the rule set has none, or one of
     them has less than ``riichi.min_score`` (null: any score, even below zero)."""
     if seats and rules.riichi is None:
-        raise ResultError(f"riichi by seat(s) {list(seats)}: {rules.name} has no riichi")
+        raise ResultError(f"riichi by {_people(seats, who)}: {rules.name} has no riichi")
     least = rules.riichi.min_score if rules.riichi else None
     poor = [s for s in seats if least is not None and scores[s] < least]
     if poor:
-        raise ResultError(f"riichi by seat(s) {poor}: {rules.name} needs at least {least} points to declare")
+        raise ResultError(f"riichi by {_people(poor, who)}: {rules.name} needs at least {least} points to declare")
 
 
-def _riichi(rules: RuleSet, scores: tuple[int, ...], data: dict) -> tuple[int, ...]:
+def _riichi(rules: RuleSet, scores: tuple[int, ...], data: dict, who: Who) -> tuple[int, ...]:
     seats = _seats(rules, data.get("riichi", []), "riichi")
-    check_riichi(rules, scores, seats)
+    check_riichi(rules, scores, seats, who)
     return seats
 
 
-def parse_result(rules: RuleSet, scores: tuple[int, ...], data: Any) -> Result:
+def parse_result(rules: RuleSet, scores: tuple[int, ...], data: Any, who: Who = seat_only) -> Result:
+    """The result, or ResultError naming each seat as ``who`` gives it."""
     if not isinstance(data, dict):
         raise ResultError(f"a result must be an object, got {data!r}")
     kind = data.get("kind")
     if kind not in _KEYS:
         raise ResultError(f"kind {kind!r} is unknown; allowed: {', '.join(_KEYS)}")
     _keys(data, *_KEYS[kind], "result")
-    riichi = _riichi(rules, scores, data)
+    riichi = _riichi(rules, scores, data, who)
     if kind == "chombo":
         return Result(kind, offender=_seat(rules, data["offender"], "offender"), riichi=riichi)
     if kind == "draw":
-        return _draw(rules, data, riichi)
-    winners = _winners(rules, data["winners"], tsumo=kind == "tsumo")
+        return _draw(rules, data, riichi, who)
+    winners = _winners(rules, data["winners"], kind == "tsumo", who)
     discarder = None
     if kind == "ron":
         discarder = _seat(rules, data["discarder"], "discarder")
         if discarder in {w.seat for w in winners}:
-            raise ResultError(f"the discarder (seat {discarder}) is among the winners")
+            raise ResultError(f"the discarder, {who(discarder)}, is among the winners")
     return Result(kind, winners=winners, discarder=discarder, riichi=riichi)
 
 
-def _draw(rules: RuleSet, data: dict, riichi: tuple[int, ...]) -> Result:
+def _draw(rules: RuleSet, data: dict, riichi: tuple[int, ...], who: Who) -> Result:
     abortive = data.get("abortive", False)
     if type(abortive) is not bool:
         raise ResultError(f"abortive must be true or false, got {abortive!r}")
@@ -212,5 +226,6 @@ def _draw(rules: RuleSet, data: dict, riichi: tuple[int, ...]) -> Result:
         raise ResultError("an abortive draw has no tenpai list")
     noten_riichi = [s for s in riichi if s not in tenpai]
     if not abortive and noten_riichi:
-        raise ResultError(f"riichi seat(s) {noten_riichi} must be tenpai at an exhaustive draw (noten riichi is chombo)")
+        raise ResultError(f"{_people(noten_riichi, who)} declared riichi, so must be tenpai at an exhaustive draw "
+                          "(noten riichi is chombo)")
     return Result("draw", tenpai=tenpai, riichi=riichi, abortive=abortive)

@@ -141,6 +141,8 @@ class HanFuScoring:
     # all simples counts on an open hand too (kuitan): EMA 2016, WRC and M.League alike;
     # read only when a hand is scored by its tiles (controller/rules/tiles.py)
     open_tanyao: bool = True
+    # the most han a result may give: more is taken as a typing error (31 for 3), not paid
+    max_han: int = field(default=20, metadata=spec(min=1, max=100))
 
     def problems(self) -> Problems:
         limits = self.limits
@@ -151,31 +153,48 @@ class HanFuScoring:
         if self.yakuman_base < max(self.mangan_base, limits[-1].base):
             yield ("yakuman_base",), (f"{self.yakuman_base} is below mangan_base {self.mangan_base} or the "
                                       f"highest limit's base {limits[-1].base}; allowed: at least both")
+        if self.max_han < limits[-1].han:
+            yield ("max_han",), (f"{self.max_han} is below the highest limit's {limits[-1].han} han; "
+                                 "allowed: at least that")
         if self.kiriage_min_base > self.mangan_base:
             yield ("kiriage_min_base",), (f"{self.kiriage_min_base} is above mangan_base {self.mangan_base}; "
                                           "allowed: at most mangan_base")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PointScoring:
     """Point-valued hands (Zung Jung, MCR): the hand value is given, not computed."""
     scheme: str
     min_points: int = field(metadata=spec(min=1, max=10**4))
-    max_points: int | None = field(metadata=spec(min=1, max=10**5))
+    max_points: int | None = field(metadata=spec(min=1, max=10**5))  # the limit on patterns added together
+    # single patterns worth more than the limit, paid at their own value (Zung Jung: 400, 480)
+    above_limit: tuple[int, ...] = field(default=(), metadata=spec(min=1, max=10**5, length=(0, 10)))
 
     def problems(self) -> Problems:
         if self.max_points is not None and self.max_points < self.min_points:
             yield ("max_points",), f"{self.max_points} is below min_points {self.min_points}; allowed: at least min_points"
+        low = [v for v in self.above_limit if self.max_points is None or v <= self.max_points]
+        if low:
+            yield ("above_limit",), (f"{low} not above max_points {self.max_points}; "
+                                     "allowed: values above the limit (max_points set)")
+
+    def allows(self, points: int) -> bool:
+        return (self.min_points <= points and (self.max_points is None or points <= self.max_points)
+                or points in self.above_limit)
+
+    def allowed_text(self) -> str:
+        top = f" to {self.max_points}" if self.max_points is not None else " or more"
+        return f"{self.min_points}{top}" + "".join(f", {v}" for v in self.above_limit)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ZungJungScoring(PointScoring):
     scheme: Literal["zung_jung"]
     method: str = field(metadata=spec(choices=("formal", "uniform")))
     threshold: int = field(metadata=spec(min=0, max=10**4))  # formal: the two bystanders pay at most this
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class McrScoring(PointScoring):
     scheme: Literal["mcr"]
     base: int = field(metadata=spec(min=0, max=10**4))  # everyone pays this on top
@@ -193,6 +212,7 @@ class Match:
     busting_below: int | None = field(metadata=spec(key="busting.below", **_POINTS))  # busting: null, or below
     agari_yame: bool
     extension: Extension | None
+    east_only: bool = False  # the rule text has an East-only form: `start` may play the East round alone
 
 
 @dataclass(frozen=True)
@@ -239,6 +259,10 @@ class RuleSet:
     dealer_repeat: DealerRepeat
     draw: Draw
     multiple_ron: str = field(metadata=spec(choices=("allowed", "head_bump")))
+    # on a multiple ron: own_bet_back — each winning declarer gets his bet back, the other
+    # sticks go to the winner nearest the discarder, every winner gets the counters (EMA §4.1);
+    # nearest_winner — all sticks and the counters go to that winner alone (Tenhou-style)
+    multiple_ron_sticks: str = field(default="own_bet_back", metadata=spec(choices=("own_bet_back", "nearest_winner")))
     chombo: Chombo
     payment: HanFuScoring | ZungJungScoring | McrScoring = field(metadata=spec(by="scheme"))
     match: Match
@@ -257,6 +281,13 @@ class RuleSet:
     @property
     def deposit(self) -> int:
         return self.riichi.deposit if self.riichi else 0
+
+    def east_only_form(self) -> "RuleSet":
+        """The game of the East round alone (`start` with east_only), where the text has one."""
+        return dataclasses.replace(self, match=dataclasses.replace(self.match, rounds=1))
+
+    def plays_east_only(self) -> bool:
+        return self.match.east_only and self.match.rounds == 1
 
     def summary(self) -> str:
         throws = "1 throw" if self.dice.throws == 1 else f"{self.dice.throws} throws"

@@ -25,9 +25,11 @@ def _zero() -> list[int]:
 
 
 def _wins(rules: RuleSet, dealer: int, honba: int, result: Result) -> list[int]:
-    changes = _zero()
+    changes, nearest_only = _zero(), rules.multiple_ron_sticks == "nearest_winner"
+    collector = stick_collector(rules, result)
     for win in result.winners:
-        for payer, amount in win_payments(rules, dealer, win, result, honba).items():
+        counters = 0 if nearest_only and win.seat != collector else honba
+        for payer, amount in win_payments(rules, dealer, win, result, counters).items():
             changes[payer] -= amount
             changes[win.seat] += amount
     return changes
@@ -43,9 +45,10 @@ def stick_collector(rules: RuleSet, result: Result) -> int:
 
 
 def _collect_sticks(rules: RuleSet, result: Result, sticks: int, changes: list[int]) -> None:
-    """A declarer who wins gets his own bet back; the bets of declarers who did not win and
-    the sticks already on the table go to the collector (on a multiple ron, one winner only)."""
-    won, collector = {w.seat for w in result.winners}, stick_collector(rules, result)
+    """The sticks on the table and this hand's bets go to the collector (on a multiple ron,
+    one winner only), but that a winning declarer gets his own bet back (own_bet_back)."""
+    collector = stick_collector(rules, result)
+    won = {w.seat for w in result.winners} if rules.multiple_ron_sticks == "own_bet_back" else {collector}
     for s in result.riichi:
         changes[s if s in won else collector] += rules.deposit
     changes[collector] += sticks * rules.deposit

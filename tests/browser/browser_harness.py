@@ -172,11 +172,13 @@ class Page:
 
     # -- the operator ----------------------------------------------------------------
 
-    def start_game(self, ruleset: str, players: tuple[str, ...] = ()) -> str:
+    def start_game(self, ruleset: str, players: tuple[str, ...] = (), east_only: bool = False) -> str:
         """Start a game from the operator's page; the players' PIN it then shows."""
         self.tab("operator")
         before = self.text(".pin") if self.all(".pin") else None
         Select(self.find(".start [name=ruleset]")).select_by_visible_text(ruleset)
+        if east_only:
+            Select(self.find(".start [name=length]")).select_by_value("east")
         for field, name in zip(self.all(".start [name=player]"), players):
             field.clear()
             field.send_keys(name)

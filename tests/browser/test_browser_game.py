@@ -8,8 +8,8 @@ import os
 import urllib.request
 from pathlib import Path
 
-from ..e2e.e2e_harness import Hand, draw, ron, tsumo
-from .browser_harness import DESKTOP, PHONE, Page, game_both_ways
+from ..e2e.e2e_harness import Hand, chombo, draw, ron, tsumo
+from .browser_harness import DESKTOP, EAST_ONLY, PHONE, Page, game_both_ways
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
 
@@ -51,11 +51,12 @@ def play_by_clicking(page: Page) -> None:
     page.hand_value(3, "3", "40")
     wrong = page.preview()
     assert wrong[3].startswith("North · Di +6200")  # 5,200 and the riichi stick on the table
+    assert wrong[1].startswith("South · Bo 0")  # his bet was taken when he declared: not again
     page.pick("winner", 3)
     page.pick("winner", 1)
     page.hand_value(1, "3", "40")
     right = page.preview()
-    assert right[1].startswith("South · Bo +5200") and right[3].startswith("North · Di 0")  # his stick back
+    assert right[1].startswith("South · Bo +6200") and right[3].startswith("North · Di 0")  # 5,200, his stick back
     assert page.confirm() == "hand E1 recorded"
 
     page.wait_hand("E2")
@@ -79,7 +80,8 @@ def play_by_clicking(page: Page) -> None:
     page.riichi(0)
     page.kind("draw")  # the declarer starts tenpai
     page.pick("tenpai", 0)  # wrong: a noten riichi, which the engine refuses in words
-    assert "must be tenpai at an exhaustive draw" in page.refusal()
+    # in people's words: the player, seat and wind (E4: seat 3 deals, seat 0 is South)
+    assert "Ann (seat 0, South) declared riichi, so must be tenpai at an exhaustive draw" in page.refusal()
     assert not page.find("#confirm").is_enabled()
     page.pick("tenpai", 0)
     page.pick("tenpai", 2)
@@ -102,4 +104,27 @@ def test_a_whole_game_by_clicking_gives_the_journal_of_the_same_game_at_the_cli(
         link = page.find(f'#journal-view a[href^="/api/journal.{form}"]').get_attribute("href")
         with urllib.request.urlopen(link) as download:
             assert download.read().decode() == web_table.ok("journal", "--format", form, where="--config")
+    assert page.console_errors() == []
+
+
+def test_a_tournament_chombo_shows_its_penalty_in_the_journal_and_on_the_game_over_cards(browser, web_table):
+    """EMA: a chombo is −20,000 after uma and pays nothing at the table. The page must say
+    so where the 0s and the final meet the eye, not leave a final nobody can explain."""
+    web_table.ok("start", "--ruleset", EAST_ONLY, where="--config")
+    seq = web_table.wait_hand_after(0)["hand_in_play"]["seq"]
+    web_table.ok("result", *chombo(1))
+    for _ in range(4):  # all noten: the deal passes, East only ends after E4
+        seq = web_table.wait_hand_after(seq)["hand_in_play"]["seq"]
+        web_table.ok("result", *draw())
+    web_table.wait_game_over()
+    journal = web_table.journal()
+    assert journal[0]["penalties"] == [0, 20000, 0, 0] and journal[-1]["penalties"] == [0, 20000, 0, 0]
+    assert "penalties_1" in web_table.ok("journal", "--format", "csv", where="--config").splitlines()[0]
+    page = Page(browser, web_table.url).open()
+    card = page.wait_text('#cards .card[data-seat="1"]', "final")
+    assert "final -20000" in card.replace("−", "-") and "chombo penalty −20000 included" in card
+    page.tab("journal")
+    assert "penalty −20000 at the end" in page.text('#journal-view tr.hand[data-hand="E1"]')
+    final = page.wait_text("#journal-view tr.final", "rank")
+    assert "after uma and penalties" in final and "penalty −20000 included" in final
     assert page.console_errors() == []

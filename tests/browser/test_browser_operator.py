@@ -50,9 +50,13 @@ def test_the_operator_starts_a_game_sees_the_fault_retries_and_shows_the_pin_and
     pin = page.start_game(EAST_ONLY)
     code = page.wait(lambda: page.text("#operator-view .fault .code") if page.all("#operator-view .fault .code") else None, "the fault")
     assert re.fullmatch(r"E2\d\d", code)
-    assert "stacker" in page.text("#operator-view .fault") and "retry" in page.text("#operator-view .fault")
+    shown = page.text("#operator-view .fault")
+    assert "stacker" in shown and "press a seat's OK button (or Retry on the table's page)" in shown
+    assert shown.count(code) == 1  # on its own line, not again in the text
+    assert "`" not in shown and "mjtable" not in shown  # no CLI command on the page
     page.tab("table")
     page.wait_text("#fault", code)
+    assert "`" not in page.text("#fault") and "mjtable" not in page.text("#fault")
     page.tab("operator")
     page.click('[data-action="retry"]')
     page.wait_text("#operator-view .ok", "No fault")
@@ -74,3 +78,16 @@ def test_the_pages_qr_encoder_makes_the_symbols_of_the_qrcode_package(browser, s
     assert browser.execute_async_script(ENCODE, cases) == [reference(text, mask) for text, mask in cases]
     best = browser.execute_async_script(ENCODE, [[text, None] for text in TEXTS])
     assert all(any(symbol == reference(text, mask) for mask in range(8)) for symbol, text in zip(best, TEXTS))
+
+
+def test_the_operator_starts_an_east_only_game_where_the_rule_set_has_one(browser, web_table):
+    page = Page(browser, web_table.url).open("operator")
+    page.log_in_operator()
+    page.start_game("zung-jung", east_only=True)
+    seq = 0
+    for _ in range(4):  # Zung Jung passes the deal every hand: E1-E4, then over
+        seq = web_table.wait_hand_after(seq)["hand_in_play"]["seq"]
+        web_table.ok("result", "draw")
+    web_table.wait_game_over()
+    assert [r["hand"] for r in web_table.journal() if "hand" in r] == ["E1", "E2", "E3", "E4"]
+    assert page.console_errors() == []

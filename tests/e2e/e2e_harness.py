@@ -304,8 +304,10 @@ def check_against_engine(rules: R.RuleSet, journal: list[dict], dealer: int = ST
     assert state.finished == finished
     if finished:
         standings = R.final_standings(rules, state)
+        penalties = {"penalties": list(state.penalties)} if any(state.penalties) else {}
         assert journal[-1] == {"final": True, "scores": list(standings.scores),
-                               "final_scores": list(standings.final_scores), "ranks": list(standings.ranks)}
+                               "final_scores": list(standings.final_scores), "ranks": list(standings.ranks),
+                               **penalties}
     else:
         assert not journal[-1].get("final")
 

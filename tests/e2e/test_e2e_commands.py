@@ -216,3 +216,26 @@ def test_bare_status_finds_the_controller_a_bare_run_started(procs):
         procs.stop_all()
         for path in made:
             shutil.rmtree(path, ignore_errors=True)
+
+
+def test_docs_simulator_python_prompt_snippet_talks_to_the_simulator(procs):
+    """docs/SIMULATOR.md's "From a Python prompt" block, run as a reader would paste it, on
+    `mjtable sim --pty --no-watchdog --speed 10` (its port put in for /dev/pts/7)."""
+    text = (REPO / "docs" / "SIMULATOR.md").read_text()
+    block = re.search(r"By hand from a Python prompt.*?```python\n(.*?)```", text, re.S).group(1)
+    sim = procs.start("sim", "--pty", "--no-watchdog", "--speed", "10", name="sim", stdout=subprocess.PIPE, text=True)
+    assert select.select([sim.stdout], [], [], CALL_TIMEOUT)[0], stderr_of(sim)
+    port = sim.stdout.readline().strip()
+    assert '"/dev/pts/7"' in block
+    setup, calls = block.split('talk("identify"', 1)
+    scope: dict = {}
+    exec(setup.replace('"/dev/pts/7"', repr(port)), scope)  # noqa: S102 - the documented snippet itself
+    names = lambda got: [m.name for m in got]  # noqa: E731
+    identity = scope["talk"]("identify", protocol_version=1)
+    assert names(identity) == ["identity"] and identity[0].args["tiles"] == 136
+    assert names(scope["talk"]("raise_walls", wait=1)) == ["ok", "walls_raised"]
+    rolled = scope["talk"]("roll_dice", count=2)
+    assert names(rolled) == ["ok", "dice_rolled"] and len(rolled[1].args["values"]) == 2
+    assert scope["talk"]("get_status")
+    assert calls.count("talk(") == 3  # after identify: the block's calls are the ones run here
+    scope["port"].close()

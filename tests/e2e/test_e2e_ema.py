@@ -53,7 +53,7 @@ PLAIN_HANDS = [
 # Seat 2 first (36,700), 0 (34,100), 1 (27,900), 3 (21,300); uma 15/5/−5/−15 thousand;
 # seat 2's chombo takes 20,000 after uma.
 FINAL = {"final": True, "scores": [34100, 27900, 36700, 21300], "final_scores": [9100, -7100, 1700, -23700],
-         "ranks": [2, 3, 1, 4]}
+         "ranks": [2, 3, 1, 4], "penalties": [0, 0, 20000, 0]}  # the chombo: ranked before it
 
 
 @pytest.fixture(scope="module")

@@ -77,3 +77,20 @@ def test_riichi_may_be_declared_below_1000_points(table_factory):
     table.ok("result", *draw(3), "--riichi", "3")
     # no busting: play goes on; the declarer tenpai alone takes 3,000 and bets 1,000
     assert payments_by_hand(table.journal())[1] == ("E1", [-1000, -1000, -1000, 2000], 1)
+
+
+def test_thirteen_han_is_a_sanbaiman_and_a_typing_error_is_refused(table_factory):
+    """M.League caps non-yakuman hands at sanbaiman (役満以外のアガリは三倍満が上限): no
+    counted yakuman; 31 han (3 typed twice) is refused in people's words, nothing paid."""
+    table = table_factory("four-port", "mleague")
+    table.ok("start", where="--config")
+    table.wait_hand_after(0)
+    typo = table.cli("result", *ron(3, (1, 31, None)))
+    assert typo.returncode == 1 and "31 han is more than mleague takes (20)" in typo.stderr
+    assert "from 11 han pays sanbaiman" in typo.stderr
+    no_fu = table.cli("result", *ron(3, (1, 3, None)))
+    assert no_fu.returncode == 1 and ("the win of seat 1 (South), 3 han on a discard: give the fu too "
+                                      "(below 5 han they set the hand's value)") in no_fu.stderr
+    assert "None" not in no_fu.stderr and "winners[" not in no_fu.stderr
+    table.ok("result", *ron(3, (1, 13, None)))
+    assert payments_by_hand(table.journal())[0] == ("E1", [0, 24000, 0, -24000], 0)

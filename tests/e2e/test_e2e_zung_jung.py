@@ -13,7 +13,7 @@ import signal
 import pytest
 
 from controller import rules as R
-from .e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, play_game, ron, tsumo
+from .e2e_harness import Hand, chombo, check_against_engine, draw, hand_records, payments_by_hand, play_game, ron, tsumo
 
 RULES = R.load_ruleset("zung-jung")
 PLAY = [  # (hand, payments worked out)
@@ -64,3 +64,41 @@ def test_the_killed_controller_continued_the_hand_in_play(game):
     assert killed.restarted_status["hand_in_play"]["seq"] == killed.seq
     assert killed.restarted_status["ruleset"] == "zung-jung"
 
+
+
+def test_single_patterns_above_the_limit_are_paid_at_their_value(table_factory):
+    """v1.03: 320 limits patterns added together; Big Four Winds (400) and Nine Gates
+    (480) are taken as themselves, a value between the limit and them is refused."""
+    table = table_factory("four-port", "zung-jung")
+    table.ok("start", where="--config")
+    seq = table.wait_hand_after(0)["hand_in_play"]["seq"]
+    between = table.cli("result", *ron(2, (1, "points", 350)))
+    assert between.returncode == 1 and "350 points; allowed: 1 to 320, 400, 480" in between.stderr
+    table.ok("result", *tsumo((1, "points", 480)))
+    seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
+    table.ok("result", *tsumo((2, "points", 400)))
+    assert [p[1] for p in payments_by_hand(table.journal())] == [[-480, 1440, -480, -480], [-400, -400, 1200, -400]]
+
+
+def test_east_only_at_start_plays_the_one_round_match_through_a_restart(table_factory):
+    """v1.03's match of one round, offered at `start --east-only`: four hands, then over,
+    also when the controller restarts in between; a rule set without that form refuses it."""
+    table = table_factory("basic", "zung-jung")
+    refused = table.cli("start", "--east-only", "--ruleset", "ema-2016", where="--config")
+    assert refused.returncode == 1 and "ema-2016 has no East-only form in its text" in refused.stderr
+    table.ok("start", "--east-only", where="--config")
+    seq = 0
+    for n in range(4):
+        seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
+        if n == 2:
+            table.stop_controller(signal.SIGTERM)
+            table.start_controller()
+        table.ok("result", *draw())
+    table.wait_game_over()
+    assert [r["hand"] for r in hand_records(table.journal())] == ["E1", "E2", "E3", "E4"]
+    table.ok("start", where="--config")  # the next game plays the whole match again
+    seq = table.wait_hand_after(0)["hand_in_play"]["seq"]
+    for _ in range(4):
+        table.ok("result", *draw())
+        seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
+    assert table.status()["hand"] == "S1"

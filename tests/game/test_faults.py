@@ -116,7 +116,7 @@ def test_a_refused_step_is_a_described_fault_and_retry_clears_the_error(clean):
     assert seen["still"]
     status = seen["status"]
     assert status["state"] == "fault" and status["fault_code"] == Code.LID_OPEN
-    assert "E109" in status["fault"] and "close the lid" in status["fault"] and "retry" in status["fault"]
+    assert "E109" in status["fault"] and "close the lid" in status["fault"] and "Retry" in status["fault"]
     shown = _shown_errors(run)
     assert shown[:2] == [Code.LID_OPEN, 0]  # shown at the fault, cleared once the step ran
     assert all(display.error == 0 for display in _displays(run.table))

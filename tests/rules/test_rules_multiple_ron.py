@@ -67,3 +67,19 @@ def test_sanma_double_ron():
     # three players, seat 0 (dealer) discards: seat 1 is at its right
     out = multiple_ron(SANMA, discarder=0, winners=[1, 2], riichi=[1, 2], sticks=1)
     assert out.payments == (-2000, 1000 - 1000 + 1000 + 1000, 1000 - 1000 + 1000, 0)
+
+
+def test_tenhou_style_all_sticks_and_counters_go_to_the_nearest_winner():
+    # multiple_ron_sticks: nearest_winner (Tenhou-style parlours): seat 2 discards, seats 1
+    # and 0 win, both declared riichi, 1 stick and 2 counters on the table. Seat 0 (2's
+    # right in sanma: seats 0-2) takes every stick and the 2 × 200 counters; seat 1 is paid
+    # its hand alone and loses its bet
+    rules = replace(SANMA, multiple_ron_sticks="nearest_winner")
+    state = replace(new_game(rules, 0), riichi_sticks=1, honba=2)
+    result = {"kind": "ron", "discarder": 2, "riichi": [0, 1],
+              "winners": [{"seat": w, "han": 1, "fu": 30} for w in (1, 0)]}
+    out = apply_result(rules, state, result)
+    # the dealer's 1/30 ron is 1,500; a non-dealer's 1,000
+    assert out.payments == (1500 + 400 - 1000 + 3000, 1000 - 1000, -(1500 + 400) - 1000, 0)
+    ema_way = apply_result(SANMA, state, result)  # the preset: own bets back, counters to each
+    assert ema_way.payments == (1500 + 400 - 1000 + 1000 + 1000, 1000 + 400 - 1000 + 1000, -(1500 + 400) - 1400, 0)

@@ -54,7 +54,7 @@ CASES = [
     (EMA, False, HandConfig.KAZOE_SANBAIMAN),
     (EMA_KIRIAGE, True, HandConfig.KAZOE_SANBAIMAN),
     (load_ruleset("wrc"), True, HandConfig.KAZOE_SANBAIMAN),
-    (load_ruleset("mleague"), True, HandConfig.KAZOE_LIMITED),
+    (load_ruleset("mleague"), True, HandConfig.KAZOE_SANBAIMAN),  # 役満以外のアガリは三倍満が上限
 ]
 
 

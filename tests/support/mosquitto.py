@@ -48,7 +48,7 @@ pattern write mjtable/%u/results/+
 pattern read mjtable/%u/results/+/ack
 pattern write homeassistant/sensor/mjtable_%u_state/config
 pattern write homeassistant/sensor/mjtable_%u_hand/config
-pattern write homeassistant/sensor/mjtable_%u_fault/config
+pattern write homeassistant/binary_sensor/mjtable_%u_fault/config
 pattern write homeassistant/sensor/mjtable_%u_score_0/config
 pattern write homeassistant/sensor/mjtable_%u_score_1/config
 pattern write homeassistant/sensor/mjtable_%u_score_2/config

@@ -82,8 +82,11 @@ class Publisher:
             await self.results.settled(flush)
         if self._client is not None:
             try:
-                await self._client.publish(self.topics.availability, OFFLINE, qos=1, retain=True,
-                                           timeout=STOP_TIMEOUT)
+                if self.settings.clear_at_stop:
+                    await self._clear_retained(self._client)
+                else:
+                    await self._client.publish(self.topics.availability, OFFLINE, qos=1, retain=True,
+                                               timeout=STOP_TIMEOUT)
             except aiomqtt.MqttError as exc:
                 log.info("MQTT: could not say offline (%s); the broker's will says it", exc)
         if self._task is not None:
@@ -91,6 +94,15 @@ class Publisher:
             await asyncio.gather(self._task, return_exceptions=True)
         if self._timer is not None:
             self._timer.cancel()
+
+    async def _clear_retained(self, client: aiomqtt.Client) -> None:
+        """A table gone for good leaves nothing behind: an empty retained message clears
+        each of its retained topics (Home Assistant removes a device whose configs go)."""
+        topics = [self.topics.status, self.topics.availability]
+        if self.settings.discovery_prefix is not None:
+            topics += list(discovery_configs(self.topics, self.seats, installed_version()))
+        for topic in topics:
+            await client.publish(topic, b"", qos=1, retain=True, timeout=STOP_TIMEOUT)
 
     # ---- the controller's side: never blocks, never raises ----
     def _on_event(self, event: dict) -> None:
@@ -155,7 +167,7 @@ class Publisher:
     async def _serve(self, client: aiomqtt.Client) -> None:
         await client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
-            for topic, config in discovery_configs(self.topics, self.seats, installed_version("unknown")).items():
+            for topic, config in discovery_configs(self.topics, self.seats, installed_version(), self.settings.web_url).items():
                 await client.publish(topic, json.dumps(config), qos=1, retain=True)
         await self._publish_status(client)
         if self.dropped:

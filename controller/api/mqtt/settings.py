@@ -98,6 +98,8 @@ class MqttSettings:
     # the table page's address as the parlour reaches it (a listen address does not say it)
     web_url: str | None = field(default=None, metadata=spec(schema=Nullable(_Checked("an http:// or https:// URL",
                                                                                      _web_url))))
+    # a table that is gone once it stops (a demo's): its retained messages are cleared then
+    clear_at_stop: bool = field(default=False, metadata=spec(file=False))
 
     def problems(self) -> Problems:
         if self.tls is not None and not parse_broker(self.broker).tls:

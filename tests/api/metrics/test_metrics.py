@@ -24,7 +24,10 @@ def test_a_game_with_a_jam_in_the_metrics_and_the_faults_log(short_tmp):
 
     def attach(controller, table):
         kept["metrics"] = TableMetrics(controller.subscribe, controller.faults, controller.table, controller.reminders, clock=asyncio.get_running_loop().time)
-        operator(delay=30.0)(controller, table)
+
+        def scrape_during_the_fault(event):
+            kept["during"] = samples(kept["metrics"].exposition().decode())
+        operator(delay=30.0, on_fault=scrape_during_the_fault)(controller, table)
 
     with Store(short_tmp / "state.db") as store:
         game = run_game("ema-2016", seed=1, faults=FaultPlan(jam={3: "stacker"}), on_controller=attach, store=store)
@@ -38,7 +41,10 @@ def test_a_game_with_a_jam_in_the_metrics_and_the_faults_log(short_tmp):
     assert got[("mjtable_hand_change_seconds_count", ())] == hands - 1
     assert got[("mjtable_hand_change_seconds_bucket", (("le", "20.0"),))] == hands - 2
     assert got[("mjtable_faults_total", (("code", "200"), ("subsystem", "shuffler")))] == 1
-    assert got[("mjtable_fault_code", ())] == 0
+    # the fault in play as labels (docs/FLOOR.md): 1 with its code and name, 0 once cleared
+    assert kept["during"][("mjtable_fault_active", (("code", "200"), ("name", "jam")))] == 1
+    assert got[("mjtable_fault_active", (("code", ""), ("name", "")))] == 0
+    assert not any(name == "mjtable_fault_code" for name, _ in got)  # a code is a label, not a value
     stats = game.controller.table.stats
     assert got[("mjtable_link_frames_sent_total", ())] == stats.frames_sent > 0
     assert got[("mjtable_link_resets_total", ())] == stats.sessions == 1

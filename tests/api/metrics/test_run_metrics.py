@@ -74,6 +74,15 @@ def test_metrics_and_maintenance_reminders_of_a_running_table(procs, short_tmp):
     assert got[("mjtable_maintenance_due", (("counter", "shuffles"), ("task", "clean_tiles")))] == 1
     assert got[("mjtable_store_bytes", ())] > 0
     assert got[("mjtable_link_frames_received_total", ())] > 0
+    # Prometheus's conventions: the build as an info metric, the client library's process metrics
+    from importlib.metadata import version
+    assert got[("mjtable_build_info", (("version", version("mjtable")),))] == 1
+    assert got[("process_resident_memory_bytes", ())] > 0 and ("process_cpu_seconds_total", ()) in got
+    assert got[("mjtable_fault_active", (("code", ""), ("name", "")))] == 0
+    assert all(name.endswith(("_total", "_seconds", "_bytes", "_info", "_bucket", "_count", "_sum", "_created"))
+               or name in ("mjtable_maintenance_due", "mjtable_fault_active", "process_open_fds",
+                           "process_max_fds", "python_info")
+               for name, _ in got), sorted({name for name, _ in got})
 
     request(short_tmp, "abandon")
     wait_until(lambda: mjtable("maintenance", "serviced", "--config", str(config), cwd=short_tmp,

@@ -18,14 +18,14 @@ class MqttTable(TableSession):
     """A simulated table and `mjtable run` on it, publishing as ``table_id`` (its account)."""
 
     def __init__(self, procs: Processes, broker: Mosquitto, table_id: str = "table-1", commands: bool = False,
-                 sim_args: tuple[str, ...] = ()) -> None:
+                 sim_args: tuple[str, ...] = (), extra: str = "") -> None:
         _, port = start_sim(procs, "--pty", "--speed", str(SPEED), "--seed", "1", *sim_args)  # e.g. --faults FILE
         self.procs = procs
         self.table_id = table_id
         self.config = write_table_config(procs.folder, port, "four-port", "ema-2016")
         (procs.folder / "mqtt-password").write_text(PASSWORD + "\n")
         with self.config.open("a") as config:
-            config.write(mqtt_section(broker, table_id, commands))
+            config.write(mqtt_section(broker, table_id, commands) + extra)  # extra: more of the mqtt section
         self.socket = procs.folder / "api.sock"
         self.client = Client(self.socket, timeout=5)
         self.run = None

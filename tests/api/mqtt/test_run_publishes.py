@@ -4,22 +4,33 @@ from .harness import MqttTable
 from .listener import Listener
 
 TREE = "mjtable/table-1"
-SENSORS = ("state", "hand", "fault", "score_0", "score_1", "score_2", "score_3")
+SENSORS = ("state", "hand", "score_0", "score_1", "score_2", "score_3")
 
 
 def test_status_events_and_discovery_arrive_as_documented_and_commands_are_off(procs, broker):
     with Listener(broker.port, "floor", f"{TREE}/#", "homeassistant/#") as floor:
-        table = MqttTable(procs, broker)
+        table = MqttTable(procs, broker, extra="  web_url: http://table-1.lan:8080/\n")
         floor.wait(f"{TREE}/availability", lambda m: m.payload == b"online" and m.retain is False)
         idle = floor.wait_status("table-1", lambda s: s["state"] == "idle", "the idle table's status")
         assert idle["table_id"] == "table-1" and idle["fault"] is None and idle["ruleset"] == "ema-2016"
         assert "walls" not in idle and "fault_code" not in idle
 
         discovered = {m.topic: m.json() for m in floor.messages if m.topic.startswith("homeassistant/")}
-        assert set(discovered) == {f"homeassistant/sensor/mjtable_table-1_{s}/config" for s in SENSORS}
+        fault_topic = "homeassistant/binary_sensor/mjtable_table-1_fault/config"
+        assert set(discovered) == {f"homeassistant/sensor/mjtable_table-1_{s}/config" for s in SENSORS} | {fault_topic}
         state = discovered["homeassistant/sensor/mjtable_table-1_state/config"]
         assert state["state_topic"] == f"{TREE}/status" and state["availability_topic"] == f"{TREE}/availability"
         assert {c["device"]["identifiers"][0] for c in discovered.values()} == {"mjtable_table-1"}
+        # Home Assistant 2026.4 removed object_id: the entity is named by default_entity_id
+        assert all("object_id" not in c for c in discovered.values())
+        assert state["default_entity_id"] == "sensor.mjtable_table_1_state"
+        score = discovered["homeassistant/sensor/mjtable_table-1_score_2/config"]
+        assert score["state_class"] == "measurement" and score["default_entity_id"] == "sensor.mjtable_table_1_score_2"
+        fault = discovered[fault_topic]
+        assert (fault["device_class"], fault["payload_on"], fault["payload_off"]) == ("problem", "ON", "OFF")
+        assert fault["default_entity_id"] == "binary_sensor.mjtable_table_1_fault"
+        assert fault["json_attributes_topic"] == f"{TREE}/status"
+        assert state["device"]["configuration_url"] == "http://table-1.lan:8080/"  # the config's mqtt.web_url
 
         table.ok("start", "--players", "Ann", "Bo", "Cy", "Di")
         started = floor.wait_event("table-1", "hand_started")

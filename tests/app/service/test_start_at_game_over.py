@@ -179,7 +179,7 @@ def test_a_game_whose_end_failed_is_abandoned_before_the_next_starts(in_process)
     with pytest.raises(RequestError) as refused:
         in_process.request("start")
     assert "internal error (RuntimeError: a bug in showing the standings)" in refused.value.message
-    assert "`mjtable abandon` it" in refused.value.message
+    assert "abandon the game" in refused.value.message
     del in_process.controller.table.show_text
     in_process.request("abandon")
     next_game_plays(in_process)

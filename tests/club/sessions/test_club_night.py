@@ -6,6 +6,8 @@ finals (`mjtable journal`); the refusals, each exit 2 with nothing changed. The 
 game's results are typed with `mjtable result`; the later games' go to the control socket
 in process (the same `result` op, without an interpreter's start-up per hand: the CLI's
 results are tested in tests/cli and tests/e2e)."""
+import csv
+import io
 import json
 import signal
 
@@ -167,6 +169,11 @@ def status_the_words_and_the_seat_displays_show_the_session(session, started, re
     rows = [line.split() for line in out if line[:1].isdigit()]
     assert [row[1] for row in rows] == [t["name"] for t in report["totals"]]
     assert [int(row[-3]) for row in rows] == [t["table_points"] for t in report["totals"]]
+    # the same totals as CSV, for a spreadsheet (docs/SESSIONS.md)
+    table = list(csv.DictReader(io.StringIO(session.ok("session", "show", "--csv"))))
+    assert [(r["place"], r["name"], r["table_points"]) for r in table] == [
+        (str(place), t["name"], str(t["table_points"])) for place, t in enumerate(report["totals"], 1)]
+    assert list(table[0]) == ["place", "name", "ema_id", "club_id", "games", "table_points", "score", "average_rank"]
     # after the last game's end each seat display shows its player's running total; on request too
     totals = {t["name"]: t["table_points"] for t in report["totals"]}
     expected = {seat: f"{name} total {totals[name]:+d}" for seat, name in names.items()}

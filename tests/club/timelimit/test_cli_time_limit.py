@@ -29,8 +29,10 @@ def session():
             out["signal_warning"] = table.ok("signal", "warning")
             out["after_warning"] = table.polled_status()
             out["warning_text"] = table.ok("status")
+            out["preview_not_last"] = table.client.request("preview", hand=seq, result={"kind": "draw"})
             table.ok("result", *draw())
             seq = table.wait_hand_after(seq)["hand_in_play"]["seq"]
+            out["preview_last"] = table.client.request("preview", hand=seq, result={"kind": "draw"})
             table.ok("result", *draw())
             table.wait_game_over()
             out["over"] = table.polled_status()
@@ -64,6 +66,12 @@ def test_the_signals_are_answered_with_the_clock(session):
     clock = session["after_warning"]["time_limit"]
     assert clock["signalled"] and clock["signalled_by"] == "director" and clock["hands_left"] == 2
     assert "2 hands left" in session["warning_text"]
+
+
+def test_the_preview_of_the_hand_the_time_limit_ends_says_the_game_is_over(session):
+    # the result form shows "game over" before Confirm for the session's last hand only
+    assert session["preview_not_last"]["game_over"] is False
+    assert session["preview_last"]["game_over"] is True
 
 
 def test_the_hand_of_the_warning_and_one_more_are_played(session):

@@ -4,7 +4,7 @@ import { ResultEntry } from "./entry.js";
 import { Journal } from "./journal.js";
 import { Operator } from "./operator.js";
 import { lastHandWords, seatCards, tableSvg } from "./table.js";
-import { esc, rulesetName, stateWords } from "./words.js";
+import { esc, rulesetName, stateWords, tableReachable } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
 const TABS = ["table", "result", "journal", "operator"];
@@ -17,8 +17,21 @@ const entry = new ResultEntry($("#entry"));
 const journal = new Journal($("#journal-view"));
 const operator = new Operator($("#operator-view"));
 
+// "live" is the page's stream AND the controller's link to the table: a page that follows a
+// controller which cannot reach its table is not live.
+let streamLive = false;
+
+function showLink() {
+  const link = $("#link");
+  link.dataset.live = String(streamLive);
+  const reachable = !latest || tableReachable(latest);
+  link.dataset.table = reachable ? "up" : "down";
+  link.textContent = !streamLive ? "reconnecting…" : reachable ? "live" : "table unreachable";
+}
+
 function draw(status) {
   latest = status;
+  showLink();
   $("#ruleset").textContent = rulesetName(status.ruleset);
   $("#walls").innerHTML = tableSvg(status);
   $("#cards").innerHTML = seatCards(status);
@@ -97,9 +110,8 @@ function followTable() {
     },
     onEvent() {},
     async onLink(live) {
-      const link = $("#link");
-      link.dataset.live = String(live);
-      link.textContent = live ? "live" : "reconnecting…";
+      streamLive = live;
+      showLink();
       // a restarted controller has forgotten every session
       if (live && wasLive) showRole(await session().catch(() => ({ role: "spectator" })));
       wasLive = wasLive || live;

@@ -338,7 +338,7 @@ export class ResultEntry {
     else if (p?.pending) body = `<p class="pending">asking the rules engine…</p>`;
     else if (ready) {
       const rows = seatsOf(this.status).map((s) => `<tr data-seat="${s}"><td>${esc(seatLabel(this.status, s))}</td>
-        <td class="pay">${signed(p.reply.payments[s])}</td><td>${p.reply.scores?.[s] ?? ""}</td></tr>`).join("");
+        <td class="pay">${signed(p.reply.from_shown[s])}</td><td>${p.reply.scores?.[s] ?? ""}</td></tr>`).join("");
       body = `${p.reply.hands ? breakdownHtml(p.reply.hands, this.status) : ""}<table class="payments"><thead><tr><th>seat</th><th>pays / gets</th><th>score after</th></tr></thead>
         <tbody>${rows}</tbody></table>`;
     }

@@ -7,19 +7,29 @@ function seatName(header, record) {
   return (seat) => record.players?.[seat] ?? header?.players?.[seat]?.name ?? `seat ${seat}`;
 }
 
-// One column per seat: the hand's payment over the score after it.
-function handRow(record, header) {
+// A tournament chombo pays nothing at the table: what it costs at the end is said beside.
+function penaltyWords(penalties, s) {
+  return penalties?.[s] ? `<br><span class="penalty">penalty −${penalties[s]} at the end</span>` : "";
+}
+
+// One column per seat: the hand's payment over the score after it; the counters and the
+// sticks on the table at the hand's start beside its label. The dealer, dice and result go
+// on a line of their own below, across the row, so that a phone keeps every score on screen.
+function handRows(record, header) {
   const name = seatName(header, record);
   const cells = record.payments.map((paid, s) =>
-    `<td class="seat"><b>${signed(paid)}</b><br>${record.scores[s]}</td>`).join("");
+    `<td class="seat"><b>${signed(paid)}</b><br>${record.scores[s]}${penaltyWords(record.penalties, s)}</td>`).join("");
   return `<tr class="hand" data-hand="${esc(record.hand)}"><th>${esc(record.hand)}</th>
-    <td>${esc(name(record.dealer))}</td><td>${record.dice.join(" + ")}</td>
-    <td class="what">${esc(resultWords(record.result, name))}</td>${cells}</tr>`;
+    <td class="count">${record.honba}</td><td class="count">${record.riichi_sticks}</td>${cells}</tr>
+    <tr class="what" data-hand="${esc(record.hand)}"><td colspan="${3 + record.payments.length}">dealer
+    ${esc(name(record.dealer))} · dice ${record.dice.join(" + ")} · ${esc(resultWords(record.result, name))}</td></tr>`;
 }
 
 function finalRow(record, seats) {
-  const cells = seats.map((s) => `<td class="seat"><b>${signed(record.final_scores[s])}</b><br>rank ${record.ranks[s]}</td>`).join("");
-  return `<tr class="final"><th colspan="4">final, after uma</th>${cells}</tr>`;
+  const cells = seats.map((s) => `<td class="seat"><b>${signed(record.final_scores[s])}</b><br>rank ${record.ranks[s]}${
+    record.penalties?.[s] ? `<br><span class="penalty">penalty −${record.penalties[s]} included</span>` : ""}</td>`).join("");
+  const after = record.penalties ? "final, after uma and penalties (ranks by score)" : "final, after uma";
+  return `<tr class="final"><th colspan="3">${after}</th>${cells}</tr>`;
 }
 
 export function journalHtml(records) {
@@ -30,9 +40,10 @@ export function journalHtml(records) {
   const name = seatName(header, hands[0]);
   const seats = hands[0].payments.map((_, s) => s);
   const heads = seats.map((s) => `<th class="seat">${esc(name(s))}</th>`).join("");
-  return `<div class="scroll"><table class="journal"><thead><tr><th>hand</th><th>dealer</th><th>dice</th><th>result</th>
-    ${heads}</tr></thead>
-    <tbody>${hands.map((r) => handRow(r, header)).join("")}${final ? finalRow(final, seats) : ""}</tbody></table></div>`;
+  return `<div class="scroll"><table class="journal"><thead><tr><th>hand</th>
+    <th class="count" title="counters at the hand's start">honba</th>
+    <th class="count" title="riichi sticks on the table at the hand's start">riichi</th>${heads}</tr></thead>
+    <tbody>${hands.map((r) => handRows(r, header)).join("")}${final ? finalRow(final, seats) : ""}</tbody></table></div>`;
 }
 
 function gameLabel(game) {

@@ -3,7 +3,7 @@
 // of the page's address.
 import { Refused, op, session } from "./api.js";
 import { qrSvg } from "./qr.js";
-import { esc } from "./words.js";
+import { esc, tableReachable } from "./words.js";
 
 const SEAT_FIELDS = [0, 1, 2, 3];
 
@@ -58,6 +58,7 @@ export class Operator {
     const args = {};
     const ruleset = form.querySelector("[name=ruleset]").value;
     if (ruleset) args.ruleset = ruleset;
+    if (form.querySelector("[name=length]").value === "east") args.east_only = true;
     const dealer = form.querySelector("[name=dealer]").value;
     if (dealer !== "") args.dealer = dealer === "draw" ? "draw" : Number(dealer);
     const names = [...form.querySelectorAll("[name=player]")].map((f) => f.value.trim()).filter(Boolean);
@@ -80,8 +81,15 @@ export class Operator {
 
   faultHtml() {
     const s = this.status;
+    if (!s.fault && !tableReachable(s)) {
+      const why = s.connection?.problem ?? "the link to it is being restored";
+      return `<div class="fault unreachable" role="alert"><p>The table cannot be reached: ${esc(why)}</p></div>`;
+    }
     if (!s.fault) return `<p class="ok">No fault.</p>`;
-    return `<div class="fault" role="alert"><p class="code">E${s.fault_code}</p><p>${esc(s.fault)}</p></div>`;
+    // the code is shown on its own line: the text is its description, without the code again
+    const code = `E${s.fault_code}`;
+    const text = s.fault.startsWith(`${code} `) ? s.fault.slice(code.length + 1) : s.fault;
+    return `<div class="fault" role="alert"><p class="code">${code}</p><p>${esc(text)}</p></div>`;
   }
 
   pinHtml() {
@@ -101,6 +109,8 @@ export class Operator {
       `<input name="player" aria-label="player at seat ${seat}" placeholder="seat ${seat}" maxlength="16">`).join("");
     return `<fieldset class="start"><legend>New game</legend>
       <label>Rule set <select name="ruleset">${rulesets}</select></label>
+      <label>Length <select name="length"><option value="">the whole game</option>
+        <option value="east">East only (where the rule set's text has it)</option></select></label>
       <label>Dealer <select name="dealer"><option value="">as configured</option><option value="draw">drawn by the table</option>
         ${SEAT_FIELDS.map((s) => `<option value="${s}">seat ${s}</option>`).join("")}</select></label>
       <p>Players (in seat order; leave empty for anonymous seats):</p><div class="names">${players}</div>

@@ -140,7 +140,8 @@ export function seatCards(status) {
       status.hand_in_play?.riichi?.includes(seat) ? `<span class="badge riichi">riichi</span>` : "",
       status.ranks ? `<span class="badge rank">rank ${status.ranks[seat]}</span>` : "",
     ].join("");
-    const final = status.final_scores ? `<p class="final">final ${signed(status.final_scores[seat])}</p>` : "";
+    const penalty = status.penalties?.[seat] ? ` <span class="penalty">(chombo penalty −${status.penalties[seat]} included)</span>` : "";
+    const final = status.final_scores ? `<p class="final">final ${signed(status.final_scores[seat])}${penalty}</p>` : "";
     return `<section class="card" data-seat="${seat}">
       <h3>${esc(seatLabel(status, seat))} ${badges}</h3>
       <p class="score">${score}</p>${final}<ul class="diffs">${diffs}</ul></section>`;

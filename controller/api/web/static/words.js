@@ -81,3 +81,8 @@ export function resultWords(result, name) {
       return result.kind;
   }
 }
+
+// The controller reaches its table (a page may follow a controller that does not).
+export function tableReachable(status) {
+  return status.state !== "reconnecting" && (status.connection?.state ?? "up") === "up";
+}
