@@ -15,7 +15,6 @@ from controller.api.client import Client, ClientError, RequestError
 from controller.commands.status_text import describe_status, time_limit_line
 from controller.club.players import SEATINGS, parse_player
 from controller.club.time_limit import SIGNALS
-from controller.rules.tiles import FLAGS, MELD_KINDS
 
 
 # one line per command (this module serves several; see controller/cli.py)
@@ -121,6 +120,8 @@ class _HandField(argparse.Action):
 
 
 def _meld(text: str) -> dict:
+    from controller.rules.tiles import MELD_KINDS  # here: the other client commands load no rules
+
     kind, _, tiles = text.partition(":")
     kind = kind.replace("-", "_")
     if kind not in MELD_KINDS or not tiles:
@@ -130,6 +131,8 @@ def _meld(text: str) -> dict:
 
 
 def _add_tile_options(group) -> None:
+    from controller.rules.tiles import FLAGS  # here: the other client commands load no rules
+
     group.add_argument("--tiles", dest="hand_tiles", action=_HandField, metavar="TILES",
                        help="riichi rule sets, instead of --han/--fu: the concealed tiles with the winning tile "
                             "(123m406p789s11z: m p s z, 0 a red five); the rules engine counts yaku, han and fu")

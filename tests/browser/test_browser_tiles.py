@@ -72,7 +72,7 @@ def play_by_tapping(page: TilePage) -> None:
         page.driver.save_screenshot(str(SCREENSHOTS / "tiles-phone.png"))
     assert shown.splitlines()[0] == "South · Bo: 4 han 30 fu"
     assert shown.splitlines()[1:] == ["Riichi 1 han", "Pinfu 1 han", "Ittsu 2 han", "fu: base 30"]
-    assert page.preview()[1].startswith("South · Bo +7700")
+    assert page.preview()[1].startswith("South · Bo +8700")  # 7,700 and his riichi stick back, from the score shown
     assert page.confirm() == "hand E1 recorded"
 
     win_by_tiles(page, "E2", 0, "234m789m12345p66p", "6p", "1z")
