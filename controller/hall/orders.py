@@ -15,7 +15,7 @@ import uuid
 
 import aiomqtt
 
-from controller.api.floor.broker import Connection, _bytes
+from controller.api.floor.broker import Connection, payload_bytes
 from controller.api.server import MAX_MESSAGE
 from controller.club.players import MAX_NAME_BYTES
 from controller.club.schedule import TableSeating
@@ -79,7 +79,7 @@ async def send(connection: Connection, prefix: str, tables: dict[int, str], requ
 async def _answers(client: aiomqtt.Client, topics: dict[str, int], order: str, replies: dict) -> None:
     async for message in client.messages:
         try:
-            reply = json.loads(_bytes(message.payload))
+            reply = json.loads(payload_bytes(message.payload))
         except ValueError:
             continue
         n = topics.get(message.topic.value)

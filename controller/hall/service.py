@@ -22,8 +22,7 @@ from collections.abc import Callable
 import aiomqtt
 
 from controller.api.floor.board import Board
-from controller.api.floor.broker import RETRY_FIRST, RETRY_MAX, Connection, _bytes
-from controller.backoff import Backoff
+from controller.api.floor.broker import Connection, keep_subscribed
 from controller.hall.store import HallStore, HallStoreError
 
 log = logging.getLogger("mjtable.hall")
@@ -49,22 +48,7 @@ class Hall:
         return [*self.board.subscriptions(), f"{self.board.prefix}/+/results/+"]
 
     async def follow(self, connection: Connection) -> None:
-        backoff = Backoff(RETRY_FIRST, RETRY_MAX)
-        while True:
-            try:
-                async with connection.client() as client:
-                    for topic in self.subscriptions():
-                        await client.subscribe(topic, qos=1)
-                    log.info("hall subscribed on %s:%d", connection.host, connection.port)
-                    self.on_broker(True, None)
-                    backoff.succeeded()
-                    async for message in client.messages:
-                        await self.receive(client, message.topic.value, _bytes(message.payload))
-            except aiomqtt.MqttError as exc:
-                log.warning("broker %s:%d: %s; trying again in %.1f s", connection.host, connection.port, exc,
-                            backoff.delay)
-                self.on_broker(False, str(exc))
-            await backoff.wait()
+        await keep_subscribed(connection, self.subscriptions(), self.receive, self.on_broker, "hall")
 
     async def receive(self, client: aiomqtt.Client, topic: str, payload: bytes) -> None:
         parts = topic.removeprefix(self.board.prefix + "/").split("/")

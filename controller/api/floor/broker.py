@@ -42,20 +42,28 @@ async def follow(connection: Connection, board: Board, on_change: Callable[[str]
                  on_broker: Callable[[bool, str | None], None]) -> None:
     """Subscribe and feed the board until cancelled; `on_change(table_id)` after each change,
     `on_broker(up, why)` when the broker comes or goes."""
+    async def on_message(client, topic: str, payload: bytes) -> None:
+        changed = board.receive(topic, payload, time.time())
+        if changed is not None:
+            on_change(changed)
+    await keep_subscribed(connection, board.subscriptions(), on_message, on_broker, "the floor view")
+
+
+async def keep_subscribed(connection: Connection, topics: list[str], on_message, on_broker, who: str) -> None:
+    """Subscribe to ``topics`` and hand each message to ``await on_message(client, topic,
+    payload)`` until cancelled, connecting again with backoff; `on_broker(up, why)` when
+    the broker comes or goes (the floor view, the hall)."""
     backoff = Backoff(RETRY_FIRST, RETRY_MAX)
     while True:
         try:
             async with connection.client() as client:
-                for topic in board.subscriptions():
+                for topic in topics:
                     await client.subscribe(topic, qos=1)
-                log.info("subscribed to %s on %s:%d", ", ".join(board.subscriptions()), connection.host,
-                         connection.port)
+                log.info("%s subscribed to %s on %s:%d", who, ", ".join(topics), connection.host, connection.port)
                 on_broker(True, None)
                 backoff.succeeded()
                 async for message in client.messages:
-                    changed = board.receive(message.topic.value, _bytes(message.payload), time.time())
-                    if changed is not None:
-                        on_change(changed)
+                    await on_message(client, message.topic.value, payload_bytes(message.payload))
         except aiomqtt.MqttError as exc:
             log.warning("broker %s:%d: %s; trying again in %.1f s", connection.host, connection.port, exc,
                         backoff.delay)
@@ -63,7 +71,7 @@ async def follow(connection: Connection, board: Board, on_change: Callable[[str]
         await backoff.wait()
 
 
-def _bytes(payload) -> bytes:
+def payload_bytes(payload) -> bytes:
     if isinstance(payload, (bytes, bytearray)):
         return bytes(payload)
     return b"" if payload is None else str(payload).encode()
