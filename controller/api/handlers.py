@@ -15,13 +15,22 @@ from typing import Any
 
 from firmware_protocol.codes import Code
 
+from controller import rules as R
 from controller.errors import Refusal
+from controller.table.capabilities import cannot_play
 from controller.game.controller import Controller
 from controller.game.record import standings_text
 from controller.maintenance.control import Maintenance
 from controller.api.ops import BY_NAME
 
 log = logging.getLogger("mjtable.service")
+
+
+def _unplayable(caps, name: str, folder: Path | None) -> bool:
+    try:
+        return cannot_play(caps, R.load_ruleset(R.find_ruleset(name, folder))) is not None
+    except R.ConfigError:
+        return False
 
 # A game over stores its final, then shows it: `start` waits this long for that, then says why not.
 FINAL_SHOWN_WITHIN = 5.0  # well within a client's patience (`mjtable`: 10 s)
@@ -89,6 +98,16 @@ class Service:
             await self.handle("start", {})
         except Refusal as exc:
             log.warning("start button: %s", exc)
+
+    def playable_rulesets(self, folder: Path | None) -> list[str]:
+        """The rule sets `start` may name (the presets and ``folder``'s) that this table can
+        play: a 136-tile table is offered neither MCR's 144 tiles nor sanma's 108. One that
+        cannot be read is offered still: `start` says what is wrong with it."""
+        caps = self.controller.table.capabilities
+        names = sorted(set(R.preset_names()) | set(R.folder_rulesets(folder)))
+        if caps is None:  # not connected yet: nothing to judge by
+            return names
+        return [name for name in names if not _unplayable(caps, name, folder)]
 
     # ---- the control API ----
     def subscribe(self, listener: Callable[[dict], None]) -> Callable[[], None]:

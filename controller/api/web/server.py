@@ -186,7 +186,9 @@ class WebServer:
                  "spectators": self.settings.spectators, "url": self.url}
         if role == "operator":  # to show the players (and as a QR code): the operator only
             reply["pin"] = self.access.pin
-            reply["rulesets"] = sorted(set(R.preset_names()) | set(R.folder_rulesets(self.settings.rulesets)))
+            playable = getattr(self.handler, "playable_rulesets", None)  # a table's service says what it can play
+            reply["rulesets"] = playable(self.settings.rulesets) if playable else \
+                sorted(set(R.preset_names()) | set(R.folder_rulesets(self.settings.rulesets)))
         return _reply(reply)
 
     async def _journal_file(self, request: web.Request) -> web.Response:

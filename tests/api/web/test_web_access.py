@@ -173,3 +173,10 @@ def test_many_addresses_share_one_budget_and_cannot_flush_a_lockout():
     assert locked.value.code == "locked_out"
     now[0] += A.FAILURE_WINDOW + 1
     assert asyncio.run(access.login("10.0.0.0", "player", pin))[1].role == "player"
+
+
+def test_the_operator_is_offered_only_the_rule_sets_this_table_can_play(in_play):
+    # The simulated four-port table holds 136 tiles: no MCR (144) and no sanma (108) to start.
+    session = in_play.operator().request("GET", "/api/session")[1]
+    assert {"ema-2016", "wrc", "mleague", "zung-jung"} <= set(session["rulesets"])
+    assert not {"mcr", "sanma"} & set(session["rulesets"])
