@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .kit import Kit
+from typing import Any
 
 Needs = Callable[[dict[str, Any]], str | None]
+# A check's coroutine, given the kit (kit.py's `Kit`, which imports this module: named here
+# only in words, so that the two never import each other).
+Run = Callable[[Any], Awaitable[str | None]]
 
 
 class NotApplicable(Exception):
@@ -26,7 +26,7 @@ class Check:
     name: str
     section: str       # the PROTOCOL.md section whose rule it tests
     title: str
-    run: Callable[["Kit"], Awaitable[str | None]]
+    run: Run
     needs: Needs | None = None
 
 
@@ -37,6 +37,6 @@ def device(field: str, what: str) -> Needs:
 
 def check(section: str, name: str, title: str, needs: Needs | None = None):
     """Decorator: make a coroutine a Check (the modules list them in running order)."""
-    def wrap(func: Callable[["Kit"], Awaitable[str | None]]) -> Check:
+    def wrap(func: Run) -> Check:
         return Check(name, section, title, func, needs)
     return wrap
