@@ -146,7 +146,8 @@ class Page:
         self.wait(lambda: self.find(f"#tab-{name}").is_displayed(), f"the {name} tab")
 
     def role(self) -> str:
-        return self.text("#role")
+        """The session's role (its words are in the page's language)."""
+        return self.find("#role").get_attribute("data-role")
 
     def log_in_operator(self, secret: str = OPERATOR_SECRET) -> None:
         self.tab("operator")

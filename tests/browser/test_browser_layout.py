@@ -1,18 +1,24 @@
-"""The page on a phone, as players hold it: at 360×740 and 390×844 (CSS pixels, a phone's
-device metrics) no tab scrolls sideways, the New game form is whole, and the journal's
-score columns (with its honba and riichi columns) are on screen, not off its right edge.
-MJTABLE_SCREENSHOTS=1 writes each tab's screenshot to docs/img/."""
+"""The page on a phone, as players hold it, in each language the page speaks: at 360×740 and
+390×844 (CSS pixels, a phone's device metrics) no tab scrolls sideways, the New game form is
+whole, and the journal's score columns (with its honba and riichi columns) are on screen,
+not off its right edge. MJTABLE_SCREENSHOTS=1 writes each tab's screenshot to docs/img/
+(`make screenshots`: with the CJK fonts the Japanese and Chinese ones need)."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
+from selenium.webdriver.support.ui import Select
+
+from controller.api.web.server import STATIC
 
 from ..e2e.e2e_harness import draw, ron
 from .browser_harness import PLAYERS, Page
 
 PHONES = [(360, 740), (390, 844)]
+LANGUAGES = ["en", "ja", "zh-Hans", "zh-Hant"]
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "img"
 OVERFLOW = "return [document.documentElement.scrollWidth, window.innerWidth]"
 # the elements whose right edge passes the viewport's (the first few, for the message)
@@ -43,31 +49,47 @@ def played(web_table):
     return web_table
 
 
-@pytest.mark.parametrize("size", PHONES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_no_tab_scrolls_sideways_on_a_phone_and_the_journal_scores_are_on_screen(browser, played, size):
-    page = Page(browser, played.url)
-    as_phone(page, size)
-    try:
-        page.open("table")
-        page.log_in_operator()
-        for tab in ("table", "result", "journal", "operator"):
-            page.tab(tab)
-            if tab == "journal":
-                page.wait(lambda: page.all("#journal-view tr.hand"), "the journal")
-            if tab == "operator":
-                page.wait(lambda: page.all(".start [name=player]"), "the New game form")
-            scroll, inner = browser.execute_script(OVERFLOW)
-            assert scroll <= inner, f"{tab} at {size}: {scroll} px wide in {inner}"
-            assert browser.execute_script(BEYOND, "main *") == [], f"{tab} at {size}"
-            if os.environ.get("MJTABLE_SCREENSHOTS"):
-                browser.save_screenshot(str(IMAGES / f"{tab}-{size[0]}x{size[1]}.png"))
-        page.tab("journal")
-        heads = [th.text for th in page.all("#journal-view thead th")]
-        assert "honba" in heads and "riichi" in heads, heads
-        assert all(name in " ".join(heads) for name in PLAYERS[:4]), heads
-        page.tab("operator")
-        page.find(".start [name=player]").click()  # focusing a field shifts nothing sideways
-        assert browser.execute_script("return window.scrollX") == 0
-        assert page.console_errors() == []
-    finally:
-        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+def catalog(language: str) -> dict[str, str]:
+    return json.loads((STATIC / "i18n" / f"{language}.json").read_text())
+
+
+def choose_language(page: Page, language: str) -> None:
+    """With the page's switch, which reloads the page in that language."""
+    Select(page.find("#language")).select_by_value(language)
+    page.wait(lambda: page.driver.execute_script("return document.documentElement.lang") == language
+              and page.find("#link").get_attribute("data-live") == "true", f"the page in {language}")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_tab_scrolls_sideways_on_a_phone_and_the_journal_scores_are_on_screen(browser, played, language):
+    page = Page(browser, played.url).open("table")
+    choose_language(page, language)
+    words = catalog(language)
+    page.log_in_operator()
+    for size in PHONES:
+        as_phone(page, size)
+        try:
+            for tab in ("table", "result", "journal", "operator"):
+                page.tab(tab)
+                if tab == "journal":
+                    page.wait(lambda: page.all("#journal-view tr.hand"), "the journal")
+                if tab == "operator":
+                    page.wait(lambda: page.all(".start [name=player]"), "the New game form")
+                scroll, inner = browser.execute_script(OVERFLOW)
+                assert scroll <= inner, f"{tab} in {language} at {size}: {scroll} px wide in {inner}"
+                assert browser.execute_script(BEYOND, "main *, header *, nav *") == [], f"{tab} in {language} at {size}"
+                if os.environ.get("MJTABLE_SCREENSHOTS"):
+                    shot = f"{tab}-{size[0]}x{size[1]}" if language == "en" else f"{tab}-{language}-{size[0]}x{size[1]}"
+                    browser.save_screenshot(str(IMAGES / f"{shot}.png"))
+            page.tab("journal")
+            heads = [th.text for th in page.all("#journal-view thead th")]
+            assert words["journal.honba"] in heads and words["journal.riichi"] in heads, heads
+            assert all(name in " ".join(heads) for name in PLAYERS[:4]), heads
+            scores = page.all("#journal-view tr.hand td.seat")
+            assert scores and all(cell.is_displayed() and cell.text for cell in scores)
+            page.tab("operator")
+            page.find(".start [name=player]").click()  # focusing a field shifts nothing sideways
+            assert browser.execute_script("return window.scrollX") == 0
+            assert page.console_errors() == []
+        finally:
+            browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

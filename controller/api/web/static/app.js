@@ -1,5 +1,6 @@
 // The page's shell: the session's role, the tabs, and the live status drawn on every page.
 import { Refused, follow, login, logout, session } from "./api.js";
+import { LANGUAGES, choose, language, setScheme, t, translatePage } from "./i18n.js";
 import { ResultEntry } from "./entry.js";
 import { Journal } from "./journal.js";
 import { Operator } from "./operator.js";
@@ -26,11 +27,12 @@ function showLink() {
   link.dataset.live = String(streamLive);
   const reachable = !latest || tableReachable(latest);
   link.dataset.table = reachable ? "up" : "down";
-  link.textContent = !streamLive ? "reconnecting…" : reachable ? "live" : "table unreachable";
+  link.textContent = t(!streamLive ? "link.reconnecting" : reachable ? "link.live" : "link.unreachable");
 }
 
 function draw(status) {
   latest = status;
+  setScheme(status.rules?.scheme);
   showLink();
   $("#ruleset").textContent = rulesetName(status.ruleset);
   $("#walls").innerHTML = tableSvg(status);
@@ -47,7 +49,8 @@ function draw(status) {
 
 function showRole(s) {
   role = s.role ?? "spectator";
-  $("#role").textContent = role;
+  $("#role").dataset.role = role;
+  $("#role").textContent = t(`role.${role}`);
   $("#logout").hidden = role === "spectator";
   $("#pin-login").hidden = ENTERS.has(role);
   $("#entry").hidden = !ENTERS.has(role);
@@ -79,7 +82,7 @@ function loginForm(form, args) {
       showRole(await session());
       followTable();
     } catch (e) {
-      problem.textContent = e instanceof Refused ? e.message : "the table did not answer; try again";
+      problem.textContent = e instanceof Refused ? e.message : t("error.no_answer");
     }
   });
 }
@@ -131,10 +134,20 @@ async function begin() {
   showRole(s);
   if ((MAY_READ[s.spectators] ?? MAY_READ.open)(role)) followTable();
   else {
-    $("#link").textContent = s.spectators === "pin" ? "log in with the PIN to watch" : "log in as operator to watch";
+    $("#link").textContent = t(s.spectators === "pin" ? "link.watch_pin" : "link.watch_operator");
     location.hash = s.spectators === "pin" ? "#result" : "#operator";
   }
 }
 
+// The language switch: every language the page speaks, each named in itself.
+function languageSwitch() {
+  const select = $("#language");
+  select.innerHTML = Object.entries(LANGUAGES).map(([lang, name]) =>
+    `<option value="${lang}"${lang === language ? " selected" : ""}>${esc(name)}</option>`).join("");
+  select.addEventListener("change", () => choose(select.value));
+}
+
+translatePage();
+languageSwitch();
 openTab();
 begin();

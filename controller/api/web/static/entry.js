@@ -3,11 +3,11 @@
 // then the confirmation, which carries the hand's seq so that a resend is applied once.
 import { Refused, op } from "./api.js";
 import { TileHand, breakdownHtml } from "./tiles.js";
-import { esc, seatLabel, seatsOf, signed } from "./words.js";
+import { t } from "./i18n.js";
+import { esc, handWords, seatLabel, seatsOf, signed, yakumanWords } from "./words.js";
 
-const KINDS = [
-  ["ron", "Ron"], ["tsumo", "Tsumo"], ["draw", "Exhaustive draw"], ["abortive", "Abortive draw"], ["chombo", "Chombo"],
-];
+// Each kind's words are "kind.KIND" in the catalogs.
+const KINDS = ["ron", "tsumo", "draw", "abortive", "chombo"];
 // Where each seat's button sits in the little table the seats are tapped on.
 const AREA = { 0: "bottom", 1: "right", 2: "top", 3: "left" };
 const MAX_HAN = 13;
@@ -24,8 +24,8 @@ export function fuOptions(hanFu, han, tsumo) {
 
 function hanOptions(hanFu) {
   const out = [];
-  for (let han = 1; han <= MAX_HAN; han++) out.push([`${han}`, `${han} han`]);
-  for (let n = 1; n <= hanFu.max_yakuman; n++) out.push([`y${n}`, n > 1 ? `${n}× yakuman` : "yakuman"]);
+  for (let han = 1; han <= MAX_HAN; han++) out.push([`${han}`, t("value.han", { han })]);
+  for (let n = 1; n <= hanFu.max_yakuman; n++) out.push([`y${n}`, yakumanWords(n)]);
   return out;
 }
 
@@ -35,7 +35,7 @@ const options = (pairs, chosen) =>
 // An engine message names winners by their place in the list; say whose hand it is.
 function inWords(message, winners, status) {
   return message.replace(/winners\[(\d+)\]/g, (all, i) =>
-    winners[i] === undefined ? all : `${seatLabel(status, winners[i].seat)}'s hand`);
+    winners[i] === undefined ? all : t("entry.whose_hand", { seat: seatLabel(status, winners[i].seat) }));
 }
 
 export class ResultEntry {
@@ -165,9 +165,9 @@ export class ResultEntry {
     } else if (pick) {
       this.pick(pick, Number(seat));
     } else if (action === "riichi") {
-      return this.act("riichi", { seat: Number(seat) }, `riichi by ${seatLabel(this.status, Number(seat))}`);
+      return this.act("riichi", { seat: Number(seat) }, t("entry.riichi_done", { seat: seatLabel(this.status, Number(seat)) }));
     } else if (action === "kan") {
-      return this.act("kan", {}, "kan: the next dora indicator is revealed");
+      return this.act("kan", {}, t("entry.kan_done"));
     } else if (action === "confirm") {
       return this.confirm();
     } else if (action === "clear") {
@@ -232,7 +232,7 @@ export class ResultEntry {
   }
 
   words(error) {
-    if (!(error instanceof Refused)) return `the table did not answer (${error.message}); try again`;
+    if (!(error instanceof Refused)) return t("error.no_answer_why", { why: error.message });
     return inWords(error.message, this.form.winners, this.status);
   }
 
@@ -246,7 +246,7 @@ export class ResultEntry {
     const label = this.status.hand_in_play?.label ?? "";
     try {
       const reply = await op("result", { hand: this.seq, result });
-      this.notice = reply.duplicate ? `hand ${label}: this result was recorded already` : `hand ${label} recorded`;
+      this.notice = t(reply.duplicate ? "entry.recorded_already" : "entry.recorded", { hand: handWords(label) });
       this.reset();
     } catch (e) {
       this.notice = "";
@@ -281,13 +281,13 @@ export class ResultEntry {
     const who = `<span class="who">${esc(seatLabel(this.status, w.seat))}</span>`;
     if (this.rules.scheme === "riichi") {
       const toggle = `<button type="button" class="by-tiles" data-action="by-tiles" data-winner="${i}">${
-        w.tiles ? "Enter han and fu instead" : "Tap the tiles instead"}</button>`;
+        esc(t(w.tiles ? "entry.by_han_fu" : "entry.by_tiles"))}</button>`;
       if (w.tiles) {
         const shown = this.status.walls?.dora_indicators?.length ?? 0;
         return `<div class="winner" data-seat="${w.seat}">${who} ${toggle}${w.tiles.html(i, this.rules, shown)}</div>`;
       }
       const hanFu = this.rules.han_fu;
-      const fu = fuOptions(hanFu, w.han, tsumo).map((v) => [v == null ? "" : `${v}`, v == null ? "no fu needed" : `${v} fu`]);
+      const fu = fuOptions(hanFu, w.han, tsumo).map((v) => [v == null ? "" : `${v}`, v == null ? t("entry.no_fu") : t("value.fu", { fu: v })]);
       const han = w.yakuman ? `y${w.yakuman}` : `${w.han}`;
       const fuSelect = w.yakuman ? "" :
         `<select name="fu" data-winner="${i}" aria-label="fu">${options(fu, w.fu == null ? "" : `${w.fu}`)}</select>`;
@@ -298,32 +298,32 @@ export class ResultEntry {
     let responsible = "";
     if (!tsumo && this.rules.scheme === "zung_jung") {
       const others = seatsOf(this.status).filter((s) => s !== w.seat && s !== this.form.discarder)
-        .map((s) => [`${s}`, `${seatLabel(this.status, s)} pays`]);
+        .map((s) => [`${s}`, t("entry.pays", { seat: seatLabel(this.status, s) })]);
       const chosen = w.responsible === "discarder" ? "discarder" : w.responsible == null ? "none" : `${w.responsible}`;
-      responsible = `<select name="responsible" data-winner="${i}" aria-label="who pays">${options(
-        [["discarder", "the discarder pays"], ["none", "no one pays as discarder"], ...others], chosen)}</select>`;
+      responsible = `<select name="responsible" data-winner="${i}" aria-label="${esc(t("entry.who_pays"))}">${options(
+        [["discarder", t("entry.discarder_pays")], ["none", t("entry.nobody_pays")], ...others], chosen)}</select>`;
     }
     return `<div class="winner" data-seat="${w.seat}">${who}
-      <input name="points" type="number" inputmode="numeric" data-winner="${i}" aria-label="points"
-        min="${min}"${max == null ? "" : ` max="${max}"`} step="1" value="${w.points ?? ""}"> points ${responsible}</div>`;
+      <input name="points" type="number" inputmode="numeric" data-winner="${i}" aria-label="${esc(t("entry.points"))}"
+        min="${min}"${max == null ? "" : ` max="${max}"`} step="1" value="${w.points ?? ""}"> ${esc(t("entry.points"))} ${responsible}</div>`;
   }
 
   formHtml() {
     const f = this.form;
-    const kinds = KINDS.filter(([k]) => k !== "abortive" || this.rules.abortive_draw).map(([k, text]) =>
-      `<button type="button" class="kind" data-kind="${k}" aria-pressed="${f.kind === k}">${text}</button>`).join("");
+    const kinds = KINDS.filter((k) => k !== "abortive" || this.rules.abortive_draw).map((k) =>
+      `<button type="button" class="kind" data-kind="${k}" aria-pressed="${f.kind === k}">${esc(t(`kind.${k}`))}</button>`).join("");
     const parts = [`<div class="kinds">${kinds}</div>`];
     const multiple = this.rules.multiple_ron === "allowed";
     if (f.kind === "ron") {
-      parts.push(this.seatPicker("discarder", "Who discarded the winning tile?", (s) => s === f.discarder));
-      parts.push(this.seatPicker("winner", multiple ? "Who won? (tap each winner of a multiple ron)" : "Who won?",
+      parts.push(this.seatPicker("discarder", t("entry.who_discarded"), (s) => s === f.discarder));
+      parts.push(this.seatPicker("winner", t(multiple ? "entry.who_won_multiple" : "entry.who_won"),
         (s) => f.winners.some((w) => w.seat === s), (s) => s !== f.discarder));
     } else if (f.kind === "tsumo") {
-      parts.push(this.seatPicker("winner", "Who won by self-draw?", (s) => f.winners.some((w) => w.seat === s)));
+      parts.push(this.seatPicker("winner", t("entry.who_tsumo"), (s) => f.winners.some((w) => w.seat === s)));
     } else if (f.kind === "draw") {
-      parts.push(this.seatPicker("tenpai", "Who is tenpai? (tap each; none: nobody)", (s) => f.tenpai.includes(s)));
+      parts.push(this.seatPicker("tenpai", t("entry.who_tenpai"), (s) => f.tenpai.includes(s)));
     } else if (f.kind === "chombo") {
-      parts.push(this.seatPicker("offender", "Who made the chombo?", (s) => s === f.offender));
+      parts.push(this.seatPicker("offender", t("entry.who_chombo"), (s) => s === f.offender));
     }
     parts.push(f.winners.map((w, i) => this.winnerFields(w, i)).join(""));
     parts.push(`<div class="preview">${this.previewHtml()}</div>`);
@@ -335,16 +335,16 @@ export class ResultEntry {
     const ready = p && p.reply && p.json === JSON.stringify(this.result());
     let body = "";
     if (p?.error) body = `<p class="refused" role="alert">${esc(p.error)}</p>`;
-    else if (p?.pending) body = `<p class="pending">asking the rules engine…</p>`;
+    else if (p?.pending) body = `<p class="pending">${esc(t("entry.asking"))}</p>`;
     else if (ready) {
       const rows = seatsOf(this.status).map((s) => `<tr data-seat="${s}"><td>${esc(seatLabel(this.status, s))}</td>
         <td class="pay">${signed(p.reply.from_shown[s])}</td><td>${p.reply.scores?.[s] ?? ""}</td></tr>`).join("");
-      body = `${p.reply.hands ? breakdownHtml(p.reply.hands, this.status) : ""}<table class="payments"><thead><tr><th>seat</th><th>pays / gets</th><th>score after</th></tr></thead>
+      body = `${p.reply.hands ? breakdownHtml(p.reply.hands, this.status) : ""}<table class="payments"><thead><tr><th>${esc(t("entry.seat"))}</th><th>${esc(t("entry.pays_gets"))}</th><th>${esc(t("entry.score_after"))}</th></tr></thead>
         <tbody>${rows}</tbody></table>`;
     }
     return `<div id="preview" aria-live="polite">${body}</div>
-      <p class="actions"><button type="button" id="confirm" data-action="confirm"${ready && !this.busy ? "" : " disabled"}>Confirm result</button>
-      <button type="button" data-action="clear">Clear</button></p>`;
+      <p class="actions"><button type="button" id="confirm" data-action="confirm"${ready && !this.busy ? "" : " disabled"}>${esc(t("entry.confirm"))}</button>
+      <button type="button" data-action="clear">${esc(t("entry.clear"))}</button></p>`;
   }
 
   renderPreview() {
@@ -357,10 +357,10 @@ export class ResultEntry {
     const riichi = this.rules.riichi ? seatsOf(this.status).map((seat) => {
       const declared = inPlay.riichi.includes(seat);
       return `<button type="button" class="riichi" data-action="riichi" data-seat="${seat}"${declared ? " disabled" : ""}>
-        ${declared ? "riichi declared: " : "Riichi: "}${esc(seatLabel(this.status, seat))}</button>`;
+        ${esc(t(declared ? "entry.riichi_declared" : "entry.riichi", { seat: seatLabel(this.status, seat) }))}</button>`;
     }).join("") : "";
-    return `<fieldset class="during"><legend>During the hand</legend>${riichi}
-      <button type="button" class="kan" data-action="kan">Kan (${inPlay.kans} so far)</button></fieldset>`;
+    return `<fieldset class="during"><legend>${esc(t("entry.during"))}</legend>${riichi}
+      <button type="button" class="kan" data-action="kan">${esc(t("entry.kan", { kans: inPlay.kans }))}</button></fieldset>`;
   }
 
   render() {
@@ -369,10 +369,10 @@ export class ResultEntry {
     const s = this.status;
     const notice = this.notice ? `<p class="notice" role="status">${esc(this.notice)}</p>` : "";
     if (!s || s.waiting_for !== "result" || !s.hand_in_play) {
-      this.root.innerHTML = `${notice}<p class="idle">No hand waits for its result now.</p>`;
+      this.root.innerHTML = `${notice}<p class="idle">${esc(t("entry.idle"))}</p>`;
       return;
     }
-    this.root.innerHTML = `${notice}<h2>Hand ${esc(s.hand_in_play.label)}</h2>${this.duringHandHtml()}
+    this.root.innerHTML = `${notice}<h2>${esc(t("entry.hand", { hand: handWords(s.hand_in_play.label) }))}</h2>${this.duringHandHtml()}
       <div class="result">${this.formHtml()}</div>`;
     if (refocus) this.root.querySelector(`[name="${refocus[0]}"][data-winner="${refocus[1]}"]`)?.focus();
   }

@@ -2,6 +2,7 @@
 // abandon, a new game with a rule set and players, and the players' PIN with a QR code
 // of the page's address.
 import { Refused, op, session } from "./api.js";
+import { t } from "./i18n.js";
 import { qrSvg } from "./qr.js";
 import { esc, tableReachable } from "./words.js";
 
@@ -49,8 +50,8 @@ export class Operator {
       return this.render();
     }
     this.armed = false;
-    if (action === "start") return this.send("start", this.startArgs(), "the game starts");
-    if (["retry", "pause", "resume", "abandon"].includes(action)) return this.send(action, {}, `${action}: done`);
+    if (action === "start") return this.send("start", this.startArgs(), t("operator.started"));
+    if (["retry", "pause", "resume", "abandon"].includes(action)) return this.send(action, {}, t("operator.done", { action: t(`operator.${action}`) }));
   }
 
   startArgs() {
@@ -74,7 +75,7 @@ export class Operator {
       await op(name, args);
       this.notice = done;
     } catch (e) {
-      this.notice = e instanceof Refused ? e.message : "the table did not answer; try again";
+      this.notice = e instanceof Refused ? e.message : t("error.no_answer");
     }
     await this.refresh();
   }
@@ -82,10 +83,10 @@ export class Operator {
   faultHtml() {
     const s = this.status;
     if (!s.fault && !tableReachable(s)) {
-      const why = s.connection?.problem ?? "the link to it is being restored";
-      return `<div class="fault unreachable" role="alert"><p>The table cannot be reached: ${esc(why)}</p></div>`;
+      const why = s.connection?.problem ?? t("operator.restoring");
+      return `<div class="fault unreachable" role="alert"><p>${esc(t("operator.unreachable", { why }))}</p></div>`;
     }
-    if (!s.fault) return `<p class="ok">No fault.</p>`;
+    if (!s.fault) return `<p class="ok">${esc(t("operator.no_fault"))}</p>`;
     // the code is shown on its own line: the text is its description, without the code again
     const code = `E${s.fault_code}`;
     const text = s.fault.startsWith(`${code} `) ? s.fault.slice(code.length + 1) : s.fault;
@@ -94,28 +95,29 @@ export class Operator {
 
   pinHtml() {
     if (!this.secrets) return "";
-    const pin = this.secrets.pin ? `<p class="pin" aria-label="players' PIN">${esc(this.secrets.pin)}</p>` : "";
+    const pin = this.secrets.pin ? `<p class="pin" aria-label="${esc(t("operator.pin"))}">${esc(this.secrets.pin)}</p>` : "";
     const address = this.secrets.url ? `<p class="url">${esc(this.secrets.url)}</p>` : "";
     const url = this.secrets.url;
     if (url && this.qr?.url !== url) this.qr = { url, svg: qrSvg(url) }; // drawn once per address
     const qr = url ? this.qr.svg : "";
-    return `<section class="players-pin"><h3>For the players</h3>${pin}${qr}${address}</section>`;
+    return `<section class="players-pin"><h3>${esc(t("operator.for_players"))}</h3>${pin}${qr}${address}</section>`;
   }
 
   startHtml() {
     const rulesets = (this.rulesets ?? [this.status.ruleset]).map((r) =>
       `<option${r === this.status.ruleset ? " selected" : ""}>${esc(r)}</option>`).join("");
     const players = SEAT_FIELDS.map((seat) =>
-      `<input name="player" aria-label="player at seat ${seat}" placeholder="seat ${seat}" maxlength="16">`).join("");
-    return `<fieldset class="start"><legend>New game</legend>
-      <label>Rule set <select name="ruleset">${rulesets}</select></label>
-      <label>Length <select name="length"><option value="">the whole game</option>
-        <option value="east">East only (where the rule set's text has it)</option></select></label>
-      <label>Dealer <select name="dealer"><option value="">as configured</option><option value="draw">drawn by the table</option>
-        ${SEAT_FIELDS.map((s) => `<option value="${s}">seat ${s}</option>`).join("")}</select></label>
-      <p>Players (in seat order; leave empty for anonymous seats):</p><div class="names">${players}</div>
-      <label>Seating <select name="seating"><option value="as-given">as given</option><option value="draw">drawn by the table</option></select></label>
-      <button type="button" data-action="start">Start the game</button></fieldset>`;
+      `<input name="player" aria-label="${esc(t("operator.player_at", { seat }))}" placeholder="${esc(t("seat.n", { seat }))}" maxlength="16">`).join("");
+    const w = (key) => esc(t(key));
+    return `<fieldset class="start"><legend>${w("operator.new_game")}</legend>
+      <label>${w("operator.ruleset")} <select name="ruleset">${rulesets}</select></label>
+      <label>${w("operator.length")} <select name="length"><option value="">${w("operator.whole_game")}</option>
+        <option value="east">${w("operator.east_only")}</option></select></label>
+      <label>${w("operator.dealer")} <select name="dealer"><option value="">${w("operator.as_configured")}</option><option value="draw">${w("operator.drawn")}</option>
+        ${SEAT_FIELDS.map((s) => `<option value="${s}">${esc(t("seat.n", { seat: s }))}</option>`).join("")}</select></label>
+      <p>${w("operator.players")}</p><div class="names">${players}</div>
+      <label>${w("operator.seating")} <select name="seating"><option value="as-given">${w("operator.as_given")}</option><option value="draw">${w("operator.drawn")}</option></select></label>
+      <button type="button" data-action="start">${w("operator.start")}</button></fieldset>`;
   }
 
   // The start form keeps what was typed and chosen through a redraw.
@@ -128,11 +130,11 @@ export class Operator {
     const kept = this.typed();
     const focused = [...this.root.querySelectorAll(".start [name]")].indexOf(document.activeElement);
     const notice = this.notice ? `<p class="notice" role="status">${esc(this.notice)}</p>` : "";
-    const abandon = this.armed ? "Really abandon the game?" : "Abandon";
+    const abandon = esc(t(this.armed ? "operator.abandon_really" : "operator.abandon"));
     this.root.innerHTML = `${notice}${this.faultHtml()}
-      <p class="controls"><button type="button" data-action="retry">Retry</button>
-      <button type="button" data-action="pause">Pause</button>
-      <button type="button" data-action="resume">Resume</button>
+      <p class="controls"><button type="button" data-action="retry">${esc(t("operator.retry"))}</button>
+      <button type="button" data-action="pause">${esc(t("operator.pause"))}</button>
+      <button type="button" data-action="resume">${esc(t("operator.resume"))}</button>
       <button type="button" data-action="abandon" class="danger">${abandon}</button></p>
       ${this.pinHtml()}${this.startHtml()}`;
     const fields = [...this.root.querySelectorAll(".start [name]")];

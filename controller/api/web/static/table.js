@@ -2,7 +2,8 @@
 // Seat 0 sits at the bottom, then counter-clockwise seat 1 on the right, seat 2 at the top
 // and seat 3 on the left (docs/GEOMETRY.md). Stack 1 is the wall's right end as its owner
 // sees it, so seat 0's wall reads n..1 from left to right and seat 2's, facing it, 1..n.
-import { WINDS, esc, nameOf, resultWords, seatLabel, seatsOf, signed, stateWords, windOf } from "./words.js";
+import { t } from "./i18n.js";
+import { esc, handWords, nameOf, resultWords, seatLabel, seatsOf, signed, stateWords, windMark, windOf, windWord } from "./words.js";
 
 const SIZE = 1000;
 const MID = SIZE / 2;
@@ -72,7 +73,7 @@ function seatSvg(status, seat) {
   const name = nameOf(status, seat);
   const declared = status.hand_in_play?.riichi?.includes(seat);
   const dealer = status.dealer === seat;
-  const head = `${wind == null ? "" : WINDS[wind][0]}${name ? ` ${short(name)}` : ` seat ${seat}`}`;
+  const head = `${wind == null ? "" : windMark(wind)} ${name ? short(name) : t("seat.n", { seat })}`.trim();
   return `<g class="seat${dealer ? " dealer" : ""}" data-seat="${seat}">
     <text class="seat-head" x="${x}" y="${y - 40}" text-anchor="${anchor}">${esc(head)}${dealer ? " \u25CF" : ""}</text>
     <text class="seat-score" x="${x}" y="${y}" text-anchor="${anchor}">${status.scores?.[seat] ?? ""}</text>
@@ -101,17 +102,19 @@ const MARKER = { 0: [880, 905], 1: [905, 120], 2: [120, 95], 3: [95, 880] };
 function markerSvg(marker) {
   const [x, y] = MARKER[marker.seat];
   return `<g class="wind-marker"><rect x="${x - 30}" y="${y - 30}" width="60" height="60" rx="8"/>
-    <text x="${x}" y="${y + 12}">${WINDS[marker.wind][0]}</text></g>`;
+    <text x="${x}" y="${y + 12}">${windMark(marker.wind)}</text></g>`;
 }
 
 function centreSvg(status) {
   const lines = [];
   if (status.hand) {
-    const round = status.round_wind == null ? "" : `${WINDS[status.round_wind]} round · `;
-    lines.push(`<text class="round" x="${MID}" y="360">${esc(round)}hand ${esc(status.hand)}</text>`);
-    lines.push(`<text class="counters" x="${MID}" y="410">honba ${status.honba} · riichi sticks ${status.riichi_sticks}</text>`);
+    const hand = t("table.hand", { hand: handWords(status.hand) });
+    const round = status.round_wind == null ? hand : `${t("table.round", { wind: windWord(status.round_wind) })} · ${hand}`;
+    lines.push(`<text class="round" x="${MID}" y="360">${esc(round)}</text>`);
+    const counters = t("table.counters", { honba: status.honba, sticks: status.riichi_sticks });
+    lines.push(`<text class="counters" x="${MID}" y="410">${esc(counters)}</text>`);
   }
-  const state = status.fault_code ? `fault E${status.fault_code}` : stateWords(status);
+  const state = status.fault_code ? t("table.fault", { code: `E${status.fault_code}` }) : stateWords(status);
   lines.push(`<text class="state${status.fault_code ? " fault" : ""}" x="${MID}" y="${status.hand ? 470 : MID}">${esc(state)}</text>`);
   const dice = status.hand_in_play?.dice ?? [];
   if (dice.length) lines.push(diceSvg(dice));
@@ -124,7 +127,7 @@ export function tableSvg(status) {
   if (status.wind_marker && status.scores) parts.push(markerSvg(status.wind_marker));
   if (status.scores) for (const seat of seatsOf(status)) parts.push(seatSvg(status, seat));
   parts.push(centreSvg(status));
-  return `<svg viewBox="0 0 ${SIZE} ${SIZE}" role="img" aria-label="the table seen from above">${parts.join("")}</svg>`;
+  return `<svg viewBox="0 0 ${SIZE} ${SIZE}" role="img" aria-label="${esc(t("table.svg"))}">${parts.join("")}</svg>`;
 }
 
 // Each seat in words: wind, player, score and the difference to every other seat.
@@ -134,14 +137,14 @@ export function seatCards(status) {
   return seats.map((seat) => {
     const score = status.scores[seat];
     const diffs = seats.filter((other) => other !== seat).map((other) =>
-      `<li>to ${esc(seatLabel(status, other))}: <b>${signed(score - status.scores[other])}</b></li>`).join("");
+      `<li>${esc(t("card.to", { seat: seatLabel(status, other) }))} <b>${signed(score - status.scores[other])}</b></li>`).join("");
     const badges = [
-      status.dealer === seat ? `<span class="badge dealer">dealer</span>` : "",
-      status.hand_in_play?.riichi?.includes(seat) ? `<span class="badge riichi">riichi</span>` : "",
-      status.ranks ? `<span class="badge rank">rank ${status.ranks[seat]}</span>` : "",
+      status.dealer === seat ? `<span class="badge dealer">${esc(t("card.dealer"))}</span>` : "",
+      status.hand_in_play?.riichi?.includes(seat) ? `<span class="badge riichi">${esc(t("card.riichi"))}</span>` : "",
+      status.ranks ? `<span class="badge rank">${esc(t("card.rank", { rank: status.ranks[seat] }))}</span>` : "",
     ].join("");
-    const penalty = status.penalties?.[seat] ? ` <span class="penalty">(chombo penalty −${status.penalties[seat]} included)</span>` : "";
-    const final = status.final_scores ? `<p class="final">final ${signed(status.final_scores[seat])}${penalty}</p>` : "";
+    const penalty = status.penalties?.[seat] ? ` <span class="penalty">${esc(t("card.penalty", { points: status.penalties[seat] }))}</span>` : "";
+    const final = status.final_scores ? `<p class="final">${esc(t("card.final", { score: signed(status.final_scores[seat]) }))}${penalty}</p>` : "";
     return `<section class="card" data-seat="${seat}">
       <h3>${esc(seatLabel(status, seat))} ${badges}</h3>
       <p class="score">${score}</p>${final}<ul class="diffs">${diffs}</ul></section>`;
@@ -151,7 +154,7 @@ export function seatCards(status) {
 export function lastHandWords(status) {
   const record = status.last_result;
   if (!record?.result) return "";
-  const name = (seat) => record.players?.[seat] ?? nameOf(status, seat) ?? `seat ${seat}`;
+  const name = (seat) => record.players?.[seat] ?? nameOf(status, seat) ?? t("seat.n", { seat });
   const pays = seatsOf(status).map((s) => `${esc(name(s))} ${signed(record.payments[s])}`).join(" · ");
-  return `last hand ${esc(record.hand)}: ${esc(resultWords(record.result, name))} — ${pays}`;
+  return `${esc(t("table.last_hand", { hand: handWords(record.hand), result: resultWords(record.result, name) }))} — ${pays}`;
 }

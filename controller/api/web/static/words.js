@@ -1,30 +1,27 @@
 // What the pages say about a status snapshot: seats, winds, states and results in words.
 
-export const WINDS = ["East", "South", "West", "North"];
+import { t } from "./i18n.js";
 
-const STATES = {
-  boot: "starting",
-  connecting: "connecting to the table",
-  self_test: "the table's self test",
-  idle: "no game: waiting for a start",
-  preparing: "preparing the hand",
-  collecting: "collecting the tiles",
-  waiting_shuffle: "waiting for the shuffle",
-  raising: "raising the walls",
-  rolling: "rolling the dice",
-  separating: "separating the dead wall",
-  revealing_dora: "revealing the dora indicator",
-  playing: "playing",
-  settling: "settling the hand",
-  game_over: "game over",
-  paused: "paused",
-  fault: "stopped on a fault",
-  reconnecting: "reconnecting to the table",
-};
+export const WIND_KEYS = ["wind.east", "wind.south", "wind.west", "wind.north"];
+export const windWord = (wind) => t(WIND_KEYS[wind]);
+// The wind's one character on the table's drawing: E, S, W, N (東, 南, 西, 北).
+export const windMark = (wind) => t(`${WIND_KEYS[wind]}.mark`);
 
+// A hand's label as the server gives it ("E1": the round's wind and the hand in it) in words:
+// "E1", 東1局.
+export function handWords(label) {
+  const m = /^([ESWN])(\d+)$/.exec(label ?? "");
+  if (!m) return label ?? "";
+  const wind = "ESWN".indexOf(m[1]);
+  return t("hand.label", { mark: windMark(wind), wind: windWord(wind), n: m[2] });
+}
+
+// Every state the table machine has (controller/game/machine.py) has its words: "state.NAME".
 export function stateWords(status) {
-  if (status.waiting_for === "shuffle") return "waiting for the shuffle";
-  return STATES[status.state] ?? status.state;
+  if (status.waiting_for === "shuffle") return t("state.waiting_shuffle");
+  const key = `state.${status.state}`;
+  const text = t(key);
+  return text === key ? status.state : text;
 }
 
 // A rule set of the config's folder is reported by its file: its name is the file's.
@@ -52,31 +49,33 @@ export function nameOf(status, seat) {
 // "East · Ann" or "East · seat 2": how a seat is named to people.
 export function seatLabel(status, seat) {
   const wind = windOf(status, seat);
-  const who = nameOf(status, seat) ?? `seat ${seat}`;
-  return wind == null ? who : `${WINDS[wind]} · ${who}`;
+  const who = nameOf(status, seat) ?? t("seat.n", { seat });
+  return wind == null ? who : `${windWord(wind)} · ${who}`;
 }
 
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `\u2212${-n}` : "0");
 
+export const yakumanWords = (n) => (n > 1 ? t("value.yakuman_n", { n }) : t("value.yakuman"));
+
 function winWords(win) {
-  if (win.yakuman) return win.yakuman > 1 ? `${win.yakuman}× yakuman` : "yakuman";
-  if (win.points !== undefined) return `${win.points} points`;
-  return win.fu == null ? `${win.han} han` : `${win.han} han ${win.fu} fu`;
+  if (win.yakuman) return yakumanWords(win.yakuman);
+  if (win.points !== undefined) return t("value.points", { points: win.points });
+  return win.fu == null ? t("value.han", { han: win.han }) : t("value.han_fu", { han: win.han, fu: win.fu });
 }
 
 // A result object in words, with ``name(seat)`` naming seats.
 export function resultWords(result, name) {
-  const list = (seats) => (seats.length ? seats.map(name).join(", ") : "nobody");
+  const list = (seats) => (seats.length ? seats.map(name).join(t("list.and")) : t("list.nobody"));
   switch (result.kind) {
     case "ron":
-      return `ron on ${name(result.discarder)}'s discard: ` +
-        result.winners.map((w) => `${name(w.seat)} ${winWords(w)}`).join("; ");
+      return t("result.ron", { discarder: name(result.discarder),
+        winners: result.winners.map((w) => `${name(w.seat)} ${winWords(w)}`).join("; ") });
     case "tsumo":
-      return `tsumo: ${name(result.winners[0].seat)} ${winWords(result.winners[0])}`;
+      return t("result.tsumo", { winner: `${name(result.winners[0].seat)} ${winWords(result.winners[0])}` });
     case "draw":
-      return result.abortive ? "abortive draw" : `exhaustive draw, tenpai: ${list(result.tenpai ?? [])}`;
+      return result.abortive ? t("result.abortive") : t("result.draw", { tenpai: list(result.tenpai ?? []) });
     case "chombo":
-      return `chombo by ${name(result.offender)}`;
+      return t("result.chombo", { offender: name(result.offender) });
     default:
       return result.kind;
   }
