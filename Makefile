@@ -28,7 +28,7 @@ if [ -n "$$missing" ]; then \
 fi
 endef
 
-.PHONY: test test-fast demo bench venv clean system-packages firmware-packages firmware-check
+.PHONY: test test-fast demo bench venv clean system-packages firmware-packages firmware-check catalogs screenshots
 
 venv: $(STAMP)
 
@@ -37,6 +37,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
+
+# The gettext catalogs (docs/LANGUAGES.md): the messages extracted from the sources, each
+# language's .po brought up to them (new ones untranslated, gone ones kept as obsolete), and
+# compiled to the .mo the product reads. The .po and .mo are committed.
+LOCALE := controller/locale
+catalogs: $(STAMP)
+	$(BIN)/pybabel extract -F $(LOCALE)/babel.cfg --no-wrap --sort-by-file \
+	  -o $(LOCALE)/mjtable.pot .
+	$(BIN)/pybabel update -D mjtable -i $(LOCALE)/mjtable.pot -d $(LOCALE) --no-wrap
+	$(BIN)/pybabel compile -D mjtable -d $(LOCALE) --statistics
+
+# The page's screenshots in docs/img/ (docs/LANGUAGES.md), in every language: the Japanese and
+# Chinese ones need CJK fonts, which the tests themselves do not (fonts-noto-cjk: 57 MB).
+SCREENSHOT_PACKAGES := fonts-noto-cjk
+SCREENSHOT_FILES := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+screenshots: $(STAMP) system-packages
+	$(call install_missing,$(SCREENSHOT_PACKAGES),$(SCREENSHOT_FILES))
+	MJTABLE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser/test_browser_layout.py
 
 system-packages:
 	$(call install_missing,$(SYSTEM_PACKAGES),$(SYSTEM_FILES))

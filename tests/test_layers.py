@@ -60,7 +60,7 @@ def test_an_import_inside_a_function_is_seen():
 
 # ---- the controller's packages (docs/ARCHITECTURE.md, "The package map") ----
 # From the bottom up: each may import those before it, never one after.
-LAYERS = ["errors", "version", "background", "backoff", "rules", "table", "store", "club", "maintenance", "game", "api",
+LAYERS = ["errors", "version", "background", "backoff", "language", "rules", "table", "store", "club", "maintenance", "game", "api",
           "hall", "app", "commands", "cli"]
 # Who may hold the whole Controller: the wiring, the op handlers, the in-process simulation
 # and the CLI's commands; every room is handed the narrow parts it uses.

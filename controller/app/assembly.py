@@ -179,7 +179,7 @@ def plan_of(config, seed: int | None = None) -> Plan:
     async def connect():
         return SerialTransport.open(config.port, config.baud, loop=asyncio.get_running_loop())
 
-    settings = Settings(display_mode=config.display_mode, backoff_max=config.reconnect_backoff_max,
+    settings = Settings(display_mode=config.display_mode, language=config.language, backoff_max=config.reconnect_backoff_max,
                         operation_margin=config.operation_margin,
                         durations=durations_from(load_profile(config.profile).timings),
                         maintenance=config.maintenance, service_file=config.database.with_suffix(".service.json"))

@@ -22,6 +22,7 @@ from controller.table.capabilities import Capabilities, cannot_play
 from controller.maintenance.intervals import Interval, Intervals
 from controller.api.listen import WHAT as LISTEN_WHAT, parse_listen
 from controller.api.mqtt.settings import MqttSettings
+from controller.language import DEFAULT as DEFAULT_LANGUAGE, LANGUAGES
 from controller.rules.ruleset import RuleSet, load_ruleset
 from controller.club.schedule import MAX_NUMBER
 from controller.api.web.secret import FORMAT, is_secret_hash
@@ -99,6 +100,8 @@ class TableConfig:
     # the folder `start` over the API may take rule sets from, by name
     rulesets: Path = field(default=Path("rulesets"), metadata=spec(what="a folder of rule-set YAML files"))
     display_mode: str = field(default="difference", metadata=spec(key="display.mode", choices=("difference", "rank")))
+    # the language of the centre's and the seats' texts (docs/LANGUAGES.md)
+    language: str = field(default=DEFAULT_LANGUAGE, metadata=spec(key="display.language", choices=LANGUAGES))
     database: Path = field(metadata=spec(key="state.database", what="a file path"))
     socket: Path = field(metadata=spec(key="api.socket", what="a file path"))
     reconnect_backoff_max: float = field(default=30.0, metadata=spec(key="timeouts.reconnect_backoff_max",
@@ -132,7 +135,7 @@ class TableConfig:
 
     def summary(self) -> str:
         return (f"table config {self.path.name}: port {self.port} at {self.baud} baud, rule set {self.ruleset.name}, "
-                f"profile {self.profile.name}, display {self.display_mode}, starting dealer {self.starting_dealer}"
+                f"profile {self.profile.name}, display {self.display_mode} in {self.language}, starting dealer {self.starting_dealer}"
                 + (f", table number {self.table_number}" if self.table_number is not None else "")
                 + (f"; {self.mqtt.summary()}" if self.mqtt else "")
                 + (f", web page on {self.web_listen} (spectators {self.web_spectators})" if self.web_listen else ""))

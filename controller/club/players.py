@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 from controller.errors import Refusal
+from controller.language import ENGLISH, Words
 
 MAX_NAME_BYTES = 16  # a name and its wind ("Ann East") must fit a seat display's line
 MAX_ID = 32
@@ -117,13 +118,13 @@ def seat_wind(seats: Sequence[int], dealer: int, seat: int) -> str:
     return WIND_NAMES[(seats.index(seat) - seats.index(dealer)) % len(seats)]
 
 
-def seat_text(player: Player, wind: str) -> str:
-    """A seat display's greeting: ``Ann East``."""
-    return f"{player.name} {wind}"
+def seat_text(player: Player, wind: str, words: Words = ENGLISH) -> str:
+    """A seat display's greeting: ``Ann East``, Ann 東."""
+    return words.say("{name} {wind}", name=player.name, wind=words.say(wind))
 
 
-def centre_text(seating: dict[int, Player], seats: Sequence[int], dealer: int) -> str:
+def centre_text(seating: dict[int, Player], seats: Sequence[int], dealer: int, words: Words = ENGLISH) -> str:
     """The seating on one line, from East: ``E Ann S Bo W Cy N Di`` (a centre display
     cuts it at its 40 bytes)."""
     by_wind = sorted(seating.items(), key=lambda item: WIND_NAMES.index(seat_wind(seats, dealer, item[0])))
-    return " ".join(f"{seat_wind(seats, dealer, seat)[0]} {p.name}" for seat, p in by_wind)
+    return " ".join(f"{words.say(seat_wind(seats, dealer, seat)[0])} {p.name}" for seat, p in by_wind)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from controller.errors import MjtableError, Refusal
+from controller.language import ENGLISH, Words
 from controller.club.players import Player, check_player
 
 PLAYER_COLUMNS = ("number", "name", "ema_id", "club_id")
@@ -71,8 +72,8 @@ class RoundTable:
     round: int
     table: int
 
-    def text(self) -> str:
-        return f"round {self.round} table {self.table}"
+    def text(self, words: Words = ENGLISH) -> str:
+        return words.say("round {round} table {table}", round=self.round, table=self.table)
 
 
 # A row as read, before its content is checked: where it is, and its values.

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from controller.errors import Refusal
+from controller.language import ENGLISH, Words
 from controller.club.totals import PlayerTotal, counts, player_key, running_totals
 from controller.store.database import Game, Session, StoreError
 from controller.store.writer import kept_database
@@ -75,18 +76,20 @@ def _game_line(game: Game, players: Mapping[int, dict]) -> dict:
     return line
 
 
-def display_texts(totals: Sequence[PlayerTotal], players: Mapping[int, Mapping], seat_displays: bool) -> list[Display]:
+def display_texts(totals: Sequence[PlayerTotal], players: Mapping[int, Mapping], seat_displays: bool,
+                  words: Words = ENGLISH) -> list[Display]:
     """Each seated player's running total: on his seat's display (``Ann total +25200``),
     or all of them on the centre's, best first (``totals Ann +25200 Bo -3000 ...``; the
     centre display cuts it at its 40 bytes)."""
     by_key = {t.key: t for t in totals}
     seated = {seat: by_key[player_key(p)] for seat, p in players.items() if player_key(p) in by_key}
     if seat_displays:
-        return [(1 << seat, f"{t.name} total {t.table_points:+d}") for seat, t in sorted(seated.items())]
+        return [(1 << seat, words.say("{name} total {points}", name=t.name, points=format(t.table_points, "+d")))
+                for seat, t in sorted(seated.items())]
     if not seated:
         return []
     best_first = [t for t in totals if t in seated.values()]
-    return [(0, "totals " + " ".join(f"{t.name} {t.table_points:+d}" for t in best_first))]
+    return [(0, words.say("totals {totals}", totals=" ".join(f"{t.name} {t.table_points:+d}" for t in best_first)))]
 
 
 class ClubSessions:
@@ -173,7 +176,7 @@ class ClubSessions:
         return self._texts(games, next(players for g, players in games if g.id == game_id))
 
     def _texts(self, games: SessionGames, players: Mapping[int, dict]) -> list[Display]:
-        return display_texts(totals_of(games), players, self.table.capabilities.seat_displays)
+        return display_texts(totals_of(games), players, self.table.capabilities.seat_displays, self.table.words)
 
     def _check_displays(self) -> None:
         if not self.sm.between_games():

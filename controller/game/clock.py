@@ -28,6 +28,7 @@ from controller import rules as R
 from controller.errors import Refusal
 from controller.club.time_limit import SIGNALS, STORED_KEY, HandCount, iso
 from controller.game.game import InPlay
+from controller.language import ENGLISH, Words
 
 log = logging.getLogger("mjtable.controller")
 
@@ -47,12 +48,12 @@ def time_left_text(seconds: float) -> str:
     return f"{minutes}:{secs:02d}"
 
 
-def hands_text(count: HandCount) -> str:
+def hands_text(count: HandCount, words: Words = ENGLISH) -> str:
     """What the players still play after the warning."""
     more = count.hands_left - int(count.in_hand)
     if count.in_hand:
-        return "this hand is the last" if more == 0 else f"this hand and {more} more"
-    return "the next hand is the last" if more == 1 else f"{more} more hands"
+        return words.say("this hand is the last") if more == 0 else words.say("this hand and {more} more", more=more)
+    return words.say("the next hand is the last") if more == 1 else words.say("{more} more hands", more=more)
 
 
 class GameClock:
@@ -203,8 +204,10 @@ class GameClock:
         shown = self.shown()
         if not shown:
             return None
-        count = self.count
-        return f"TIME {shown[-1]}: {hands_text(count)}" if count.signalled else f"time left {shown[-1]}"
+        count, words = self.count, self.table.words
+        if count.signalled:
+            return words.say("TIME {left}: {hands}", left=shown[-1], hands=hands_text(count, words))
+        return words.say("time left {left}", left=shown[-1])
 
     def shown(self) -> list[str]:
         """The time left as the centre display shows it, longest first: with the hands left
@@ -214,7 +217,9 @@ class GameClock:
         left, count = time_left_text(self.seconds_left()), self.count
         if not count.signalled:
             return [left]
-        return [f"{left} last hand" if count.last_hand else f"{left} {count.hands_left} hands", left]
+        words = self.table.words
+        return [words.say("{left} last hand", left=left) if count.last_hand
+                else words.say("{left} {hands} hands", left=left, hands=count.hands_left), left]
 
     def _arm(self) -> None:
         if self._timer is None or self._timer.done():

@@ -30,6 +30,7 @@ from controller.table.capabilities import cannot_play
 from controller.club.sessions import ClubSessions
 from controller.game.displays import Displays
 from controller.errors import Refusal
+from controller.language import words
 from controller.game.faults import Faults, Refused, StoreFailed, TableWork, remedy
 from controller.game.record import GameRecord
 from controller.game.game import Game, InPlay, OfTheGame
@@ -63,7 +64,7 @@ class Controller:
         self.settings = settings or Settings()
         self.table = Table(table_connector, on_event=lambda event: self.news.on_event(event),
                            operation_limits=self.settings.operation_limits(),
-                           paused=lambda: self.sm.is_motion_paused())
+                           paused=lambda: self.sm.is_motion_paused(), words=words(self.settings.language))
         self.in_play = InPlay(rules, ruleset_name or rules.name)
         self.store = store
         self.db = StoreThread(store) if store is not None else None  # every store call, off the loop
@@ -189,9 +190,9 @@ class Controller:
         self.opening_text = None
         if dealer == "draw":
             dealer = self._rng.choice(self.rules.seats)
-            self.opening_text = f"East: seat {dealer}"
+            self.opening_text = self.table.words.say("East: seat {dealer}", dealer=dealer)
         elif place is not None:  # with each seat's player and wind: the wrong-seat check
-            self.opening_text = place.text()
+            self.opening_text = place.text(self.table.words)
         seated = seat_players(players, self.rules.seats, seating, self._rng)
         state = R.new_game(self.rules, dealer=dealer)
         self.clock.begin(self.rules.time_limit if time_limit else None)

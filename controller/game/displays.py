@@ -25,7 +25,7 @@ class Displays:
     async def show_pin(self) -> None:
         """The web page's player PIN on the centre display: its last line as a game opens."""
         if self.pin is not None:
-            await self.table.show_text(f"web PIN {self.pin}")
+            await self.table.show_text(self.table.words.say("web PIN {pin}", pin=self.pin))
 
     async def show_hand(self) -> None:
         await self.show_scores()
@@ -59,15 +59,15 @@ class Displays:
     def _play_text(self) -> str | None:
         """The centre's text while a hand is played, for the devices this table lacks: the
         dora position, else the break, else the round (without a marker or seat displays)."""
-        caps, hand = self.table.capabilities, self.in_play.hand
+        caps, hand, words = self.table.capabilities, self.in_play.hand, self.table.words
         if hand is not None and hand.seq > self.in_play.settled and hand.separated:  # the walls of this hand are set
             setup, last = self.in_play.setup(), hand.dora_shown - 1
             if hand.dora_shown and not caps.dora_flipper:
-                return dora_text(last, setup.dora_indicators[last])
+                return dora_text(last, setup.dora_indicators[last], words)
             if not self.separates(setup):
-                return break_text(setup.break_after)
+                return break_text(setup.break_after, words)
         if not (caps.has_wind_marker and caps.seat_displays):
-            return round_text(self.displayed())
+            return round_text(self.displayed(), words, self.in_play.rules.payment.scheme != "riichi")
         return None
 
     async def show_opening(self) -> None:
@@ -78,9 +78,10 @@ class Displays:
         seats, dealer = self.in_play.rules.seats, self.in_play.state.starting_dealer
         if self.in_play.players and self.table.capabilities.seat_displays:
             for seat, player in self.in_play.players.items():
-                await self.table.show_text(P.seat_text(player, P.seat_wind(seats, dealer, seat)), seats=1 << seat)
+                await self.table.show_text(P.seat_text(player, P.seat_wind(seats, dealer, seat), self.table.words),
+                                           seats=1 << seat)
         elif self.in_play.players:
-            await self.table.show_text(P.centre_text(self.in_play.players, seats, dealer))
+            await self.table.show_text(P.centre_text(self.in_play.players, seats, dealer, self.table.words))
         await self.show_pin()
 
     def separates(self, setup: R.HandSetup) -> bool:
@@ -90,7 +91,7 @@ class Displays:
     async def show_scores(self, scores=None) -> None:
         scores = scores or self.displayed().scores
         if not self.table.capabilities.seat_displays:
-            await self.table.show_text(scores_text(scores))
+            await self.table.show_text(scores_text(scores, self.table.words))
             return
         mode = DISPLAY_MODES.index(self.settings.display_mode)
         shown = [s or 0 for s in scores]  # an empty side (sanma) shows 0

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 
 from controller import rules as R
+from controller.language import ENGLISH, Words
 from controller.errors import Refusal
 from controller.game.faults import StoreFailed
 from controller.game.hand import STORED_WALLS
@@ -222,7 +223,7 @@ class GameRecord:
 
         async def show_final():
             await self.displays.show_scores(standings.final_scores)
-            await self.table.show_text(standings_text(standings.ranks, game.players))
+            await self.table.show_text(standings_text(standings.ranks, game.players, self.table.words))
             for seats, text in totals:  # the session's running totals, when it shows them
                 await self.table.show_text(text, seats=seats)
         await self.work.run(show_final)
@@ -252,13 +253,13 @@ def _penalties(before: Sequence[int], after: Sequence[int]) -> dict:
     return {"penalties": added} if any(added) else {}
 
 
-def standings_text(ranks: Sequence[int | None], players: Mapping[int, Player]) -> str:
+def standings_text(ranks: Sequence[int | None], players: Mapping[int, Player], words: Words = ENGLISH) -> str:
     """The centre's line at game over: each seat's place (``final 0:4 1:1 2:3 3:2``), or
     with named players each player by place (``final 1 Bo 2 Di 3 Cy 4 Ann``)."""
     if not players:
-        return "final " + " ".join(f"{seat}:{rank}" for seat, rank in enumerate(ranks))
+        return words.say("final {places}", places=" ".join(f"{seat}:{rank}" for seat, rank in enumerate(ranks)))
     by_place = sorted((rank, seat) for seat, rank in enumerate(ranks) if seat in players)
-    return "final " + " ".join(f"{rank} {players[seat].name}" for rank, seat in by_place)
+    return words.say("final {places}", places=" ".join(f"{rank} {players[seat].name}" for rank, seat in by_place))
 
 
 def _comparable(rules: dict) -> dict:

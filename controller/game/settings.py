@@ -25,6 +25,7 @@ def durations_from(timings) -> dict[str, float]:
 @dataclass
 class Settings:
     display_mode: str = "difference"
+    language: str = "en"  # the displays' (controller/language.py LANGUAGES)
     backoff_max: float = 10.0
     operation_margin: float = 2.0  # an operation's deadline: its nominal duration times this
     durations: dict[str, float] = field(default_factory=lambda: dict(NOMINAL_DURATIONS))

@@ -17,8 +17,13 @@ from controller import rules as R
 from controller.game.centre_text import break_text, dora_text
 from controller.table.facade import Fault, Overdue, TableFault
 from controller.game.game import InPlay
+from controller.language import N_
+
+# The centre's text while the table waits (the status says `waiting_for`: the key).
+WAITING_TEXTS = {"shuffle": N_("waiting for shuffle"), "the start signal": N_("waiting for the start signal")}
 
 log = logging.getLogger("mjtable.controller")
+
 
 class Setup:
     """Handed what it uses: the table facade, the machine, what is in play, a publish
@@ -59,7 +64,7 @@ class Setup:
         with "waiting for ..." shown and in status."""
         self.in_play.waiting_for = what
         self.publish("waiting", what=what)
-        await self.table.show_text(f"waiting for {what}")
+        await self.table.show_text(self.table.words.say(WAITING_TEXTS[what]))
         try:
             await work()
         finally:
@@ -130,7 +135,7 @@ class Setup:
         self.record.save_step()
         if len(self.in_play.hand.throws) == 1 and self.in_play.rules.dice.throws > 1:
             breaker = R.breaker_seat(self.in_play.rules, self.in_play.state.dealer, sum(values))
-            await self.table.show_text(f"seat {breaker} throws")
+            await self.table.show_text(self.table.words.say("seat {seat} throws", seat=breaker))
 
     async def _separate(self) -> None:
         if self.in_play.hand.separated:
@@ -141,7 +146,7 @@ class Setup:
             if not (await self.table.get_status())["dead_wall_separated"]:
                 await self.table.separate_dead_wall(*setup.break_after, len(setup.dead_wall))
         else:
-            await self.table.show_text(break_text(setup.break_after))
+            await self.table.show_text(break_text(setup.break_after, self.table.words))
         self.in_play.hand.separated = True
         self.record.save_step()
 
@@ -154,7 +159,7 @@ class Setup:
             if (await self.table.get_status())["dora_flipped"] <= index:  # not flipped while the link was down
                 await self.table.flip_dora(*at)
         else:
-            await self.table.show_text(dora_text(index, at))
+            await self.table.show_text(dora_text(index, at, self.table.words))
         self.in_play.hand.dora_shown = index + 1
         self.record.save_step()
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from firmware_protocol.codes import Code
 
+from controller.language import ENGLISH, Words
 from controller.table.facade import Table, TableError
 
 log = logging.getLogger("mjtable.sticks")
@@ -44,12 +45,14 @@ class StickReport:
         return (f"E{Code.STICK_MISMATCH} after hand {self.hand}: " + "; ".join(parts)
                 + "; the ledger counts, recount the sticks")
 
-    def centre_text(self) -> str:
+    def centre_text(self, words: Words = ENGLISH) -> str:
         """Each seat to recount with its difference, else (too long) the seats alone."""
         seats = sorted({*self.mismatched, *self.wrong_slot})
-        text = "sticks? " + " ".join(f"S{s} {self.trays[s] - self.ledger[s]:+d}" if s in self.mismatched
-                                     else f"S{s} slot" for s in seats)
-        return text if len(text.encode()) <= CENTRE_TEXT_BYTES else "sticks? seats " + " ".join(map(str, seats))
+        parts = [words.say("S{seat} {difference}", seat=s, difference=format(self.trays[s] - self.ledger[s], "+d"))
+                 if s in self.mismatched else words.say("S{seat} slot", seat=s) for s in seats]
+        text = words.say("sticks? {seats}", seats=" ".join(parts))
+        return text if len(text.encode()) <= CENTRE_TEXT_BYTES else words.say(
+            "sticks? seats {seats}", seats=" ".join(map(str, seats)))
 
     def as_dict(self) -> dict[str, Any]:
         return {"hand": self.hand, "agrees": self.agrees, "trays": [self.trays[s] for s in sorted(self.trays)],
@@ -82,7 +85,7 @@ class StickCheck:
                 return
             log.warning("stick reader: %s", self.last.describe())
             self._publish("sticks", **self.last.as_dict())
-            await self.table.show_text(self.last.centre_text())
+            await self.table.show_text(self.last.centre_text(self.table.words))
         except TableError as exc:
             log.warning("stick reader not read after hand %d: %s", hand, exc)
 

@@ -44,6 +44,7 @@ from firmware_protocol.link import Link
 from firmware_protocol.log_throttle import LogThrottle
 
 from controller.backoff import Backoff
+from controller.language import ENGLISH, Words
 from controller.table.capabilities import Capabilities, UnusableTable, identity_problem
 from controller.errors import MjtableError
 from controller.table.line_quality import POOR, LineQuality
@@ -139,10 +140,12 @@ class Table:
     """Typed operations on one table; reconnects through `connector`."""
 
     def __init__(self, connector: Connector, *, on_event: Callable[[TableEvent], None] | None = None,
-                 operation_limits: Mapping[str, float] | None = None, paused: Callable[[], bool] = lambda: False
-                 ) -> None:
+                 operation_limits: Mapping[str, float] | None = None, paused: Callable[[], bool] = lambda: False,
+                 words: Words = ENGLISH) -> None:
         """`operation_limits`: seconds each long operation may take (by command name);
-        `paused`: whether the operator's pause holds the table (the machine's motion)."""
+        `paused`: whether the operator's pause holds the table (the machine's motion);
+        `words`: the language its displays speak (the table config's display.language)."""
+        self.words = words
         self._connector = connector
         self._paused = paused
         self._limits = {"test_subsystem": SUBSYSTEM_TEST_LIMIT, **(operation_limits or {})}

@@ -5,6 +5,16 @@
 // tile that still cannot be drawn shows so, never taking the other tiles with it.
 "use strict";
 
+// The floor's words in the reader's language (static/i18n/LANG.json), picked as the table's
+// page picks them: the switch's choice (kept in localStorage), the browser's, else English.
+const LANGUAGES = { en: "English", ja: "日本語", "zh-Hans": "简体中文", "zh-Hant": "繁體中文" };
+const TAGS = [[/^ja/, "ja"], [/^zh-(hant|tw|hk|mo)/, "zh-Hant"], [/^zh/, "zh-Hans"], [/^en/, "en"]];
+const picked = (tag) => TAGS.find(([pattern]) => pattern.test(tag.toLowerCase()))?.[1];
+const language = LANGUAGES[localStorage.getItem("mjtable-language")] ? localStorage.getItem("mjtable-language")
+  : navigator.languages.map(picked).find(Boolean) ?? "en";
+let words = {};
+const say = (key, params = {}) => (words[key] ?? key).replace(/\{(\w+)\}/g, (all, name) => (name in params ? params[name] : all));
+
 const tiles = new Map();        // table id -> the tile's element
 const faulted = new Map();      // table id -> the fault code shown (to beep once per new fault)
 let clockOffset = 0;            // the server's clock minus this browser's, in seconds
@@ -33,25 +43,26 @@ function beep() {
 document.getElementById("sound").addEventListener("click", (event) => {
   audio = audio || new AudioContext();
   audio.resume();
-  event.target.textContent = "sound on";
+  event.target.textContent = say("floor.sound_on");
   event.target.classList.add("on");
 });
 
 function age(since) {
   const s = Math.max(0, Math.round(Date.now() / 1000 + clockOffset - since));
-  return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor(s % 3600 / 60)} min`;
+  return s < 60 ? say("floor.seconds", { s }) : s < 3600 ? say("floor.minutes", { m: Math.floor(s / 60), s: s % 60 })
+    : say("floor.hours", { h: Math.floor(s / 3600), m: Math.floor(s % 3600 / 60) });
 }
 
 function players(t) {
   const names = new Map((t.seat_players || []).map((p) => [p.seat, p.name]));
-  return (t.seats || []).map((seat) => names.get(seat) || `seat ${seat}`).join(" · ");
+  return (t.seats || []).map((seat) => names.get(seat) || say("floor.seat", { seat })).join(" · ");
 }
 
 function scores(t) {
   const row = el("div", "scores");
   (t.scores || []).forEach((score, i) => {
     const cell = el("span", "score", String(score));
-    if (i === t.dealer) cell.title = "dealer";
+    if (i === t.dealer) cell.title = say("floor.dealer");
     row.append(cell);
   });
   return row;
@@ -59,14 +70,20 @@ function scores(t) {
 
 function lastHand(t) {
   const h = t.last_hand;
-  const honba = h && h.honba ? ` (honba ${h.honba})` : "";
-  return h ? `last ${h.hand}${honba}: ${h.kind || "?"} ${(h.payments || []).map((p) => (p > 0 ? "+" : "") + p).join(" ")}` : "";
+  if (!h) return "";
+  const pays = (h.payments || []).map((p) => (p > 0 ? "+" : "") + p).join(" ");
+  const kind = h.kind ? words[`kind.${h.kind}`] ?? h.kind : "?";
+  return say(h.honba ? "floor.last_honba" : "floor.last", { hand: h.hand, honba: h.honba, kind, pays });
 }
 
 function due(t) {
-  return (t.maintenance_due || []).map((d) => `${d.due ? "due" : "soon"}: ${d.task} (${d.since} of ${d.every} ${d.counter})`)
-    .join("; ");
+  return (t.maintenance_due || []).map((d) => say(d.due ? "floor.due" : "floor.soon", d)).join("; ");
 }
+
+// A state or what a table waits for, in words where the catalog has them (a newer
+// controller's new state shows as it is named).
+const stateWords = (state) => words[`state.${state}`] ?? state;
+const waitingWords = (what) => words[`waiting.${what}`] ?? say("floor.waiting", { what });
 
 function faultText(t) {
   if (t.fault_code == null) return "";
@@ -89,7 +106,7 @@ function render(t) {
     tile = drawn(t);
   } catch (error) {
     tile = el("div", "tile bad");
-    tile.append(el("span", "id", String(t.table_id)), el("div", "problem", "bad status"));
+    tile.append(el("span", "id", String(t.table_id)), el("div", "problem", say("floor.bad_status")));
   }
   tile.id = `tile-${t.table_id}`;
   tile.dataset.table = t.table_id;
@@ -105,14 +122,14 @@ function drawn(t) {
   tile.dataset.state = t.state || "";
   tile.dataset.handsPlayed = t.hands_played ?? "";
   const top = el("div", "top");
-  top.append(el("span", "id", t.table_id), el("span", "state", t.state || "no status"));
-  const hand = t.hand ? `${t.hand} · honba ${t.honba ?? 0} · sticks ${t.riichi_sticks ?? 0} · ${t.hands_played ?? 0} played`
-                      : t.ruleset || "";
+  top.append(el("span", "id", t.table_id), el("span", "state", t.state ? stateWords(t.state) : say("floor.no_status")));
+  const hand = t.hand ? say("floor.hand", { hand: t.hand, honba: t.honba ?? 0, sticks: t.riichi_sticks ?? 0,
+                                            played: t.hands_played ?? 0 }) : t.ruleset || "";
   const fault = el("div", "fault", faultText(t));
   const faultAge = el("span", "age");
   fault.append(" · ", faultAge);
   tile.append(top, el("div", "problem", t.problem || ""), el("div", "players", players(t)), el("div", "hand", hand), scores(t), fault,
-              el("div", "waiting", `waiting for ${t.waiting_for}`), el("div", "due", due(t)), el("div", "last", lastHand(t)));
+              el("div", "waiting", waitingWords(t.waiting_for)), el("div", "due", due(t)), el("div", "last", lastHand(t)));
   tile.classList.toggle("offline", t.online === false);
   tile.classList.toggle("waiting", t.waiting_for === "shuffle");
   const isFault = t.fault_code != null;
@@ -146,13 +163,13 @@ function summary() {
   const all = [...tiles.values()];
   const count = (cls) => all.filter((t) => t.classList.contains(cls)).length;
   document.getElementById("summary").textContent =
-    `${all.length} tables · ${count("fault")} in fault · ${count("offline")} offline`;
+    say("floor.summary", { tables: all.length, faults: count("fault"), offline: count("offline") });
   document.getElementById("empty").hidden = all.length > 0;
 }
 
 function broker(b) {
   const c = document.getElementById("connection");
-  c.textContent = b.up ? "broker connected" : `broker unreachable, retrying (${b.why || ""})`;
+  c.textContent = b.up ? say("floor.broker_up") : say("floor.broker_down", { why: b.why || "" });
   c.className = b.up ? "up" : "down";
 }
 
@@ -178,7 +195,7 @@ function connect() {
   ws.onmessage = (event) => onMessage(JSON.parse(event.data));
   ws.onclose = () => {
     const c = document.getElementById("connection");
-    c.textContent = "floor view unreachable, reconnecting…";
+    c.textContent = say("floor.unreachable");
     c.className = "down";
     setTimeout(connect, 1000);
   };
@@ -213,4 +230,19 @@ async function start() {
   });
 }
 
-start();
+// The fixed texts and the switch, once the catalog is read; then the floor.
+async function begin() {
+  words = await (await fetch(`/static/i18n/${language}.json`)).json();
+  document.documentElement.lang = language;
+  for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = say(e.dataset.i18n);
+  document.getElementById("sound").title = say("floor.sound_title");
+  const select = document.getElementById("language");
+  for (const [lang, name] of Object.entries(LANGUAGES)) select.append(new Option(name, lang, false, lang === language));
+  select.addEventListener("change", () => {
+    localStorage.setItem("mjtable-language", select.value);
+    location.reload();
+  });
+  start();
+}
+
+begin();

@@ -6,7 +6,7 @@ import { TileHand, breakdownHtml } from "./tiles.js";
 import { t } from "./i18n.js";
 import { esc, handWords, seatLabel, seatsOf, signed, yakumanWords } from "./words.js";
 
-// Each kind's words are "kind.KIND" in the catalogs.
+// Each kind's words are kind.<kind> in the catalogs.
 const KINDS = ["ron", "tsumo", "draw", "abortive", "chombo"];
 // Where each seat's button sits in the little table the seats are tapped on.
 const AREA = { 0: "bottom", 1: "right", 2: "top", 3: "left" };

@@ -6,7 +6,7 @@
 import { t } from "./i18n.js";
 import { esc, seatLabel, yakumanWords } from "./words.js";
 
-// Their words are "tile.NZ", "target.NAME" and "flag.NAME" in the catalogs.
+// Their words are tile.<tile>, target.<target> and flag.<flag> in the catalogs.
 const HONOURS = 7;
 const TARGETS = ["hand", "win", "chi", "pon", "kan", "added_kan", "closed_kan", "dora", "ura"];
 const FLAGS = ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou"];

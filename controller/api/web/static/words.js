@@ -13,10 +13,10 @@ export function handWords(label) {
   const m = /^([ESWN])(\d+)$/.exec(label ?? "");
   if (!m) return label ?? "";
   const wind = "ESWN".indexOf(m[1]);
-  return t("hand.label", { mark: windMark(wind), wind: windWord(wind), n: m[2] });
+  return t("hand.label", { mark: windMark(wind), n: m[2] });
 }
 
-// Every state the table machine has (controller/game/machine.py) has its words: "state.NAME".
+// Every state the table machine has (controller/game/machine.py) has its words: state.<state>.
 export function stateWords(status) {
   if (status.waiting_for === "shuffle") return t("state.waiting_shuffle");
   const key = `state.${status.state}`;
