@@ -22,7 +22,7 @@ from controller.game.machine import GAME_STATES, MOTION_STATES
 from controller.language import LANGUAGES, LOCALE, language_of, reader_language, words
 
 REPO = Path(__file__).resolve().parents[1]
-FIELD = re.compile(r"\{(\w+)\}")
+FIELD = re.compile(r"\{(\w+)[^}]*\}")  # {name} or {name:>7}
 # a key as the scripts write it ("entry.confirm", data-i18n="tab.table"), and a family looked
 # up by a made key (t(`state.${...}`))
 QUOTED_KEY = re.compile(r'"([a-z]\w*(?:\.\w+)+)"')

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from controller.api.client import Client, ClientError, RequestError
 from controller.commands.status_text import describe_status, time_limit_line
+from controller.language import reader_words
 from controller.club.players import SEATINGS, parse_player
 from controller.club.time_limit import SIGNALS
 
@@ -298,7 +299,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": True, **reply}))
     elif "state" in reply:  # status, and the replies that carry the state (start)
-        print(describe_status(reply, verbose=getattr(args, "verbose", False)))
+        print(describe_status(reply, verbose=getattr(args, "verbose", False), words=reader_words()))
     else:
         print(describe(reply))
     return 0

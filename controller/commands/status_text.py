@@ -1,13 +1,17 @@
 """`mjtable status` for people: the round, each seat with its wind and score, the hand in
-play and the last result, in words; the link statistics and the walls only on request."""
+play and the last result, in words; the link statistics and the walls only on request.
+The lines a player reads (the round, the seats, the final standings) are in the reader's
+language (controller/language.py); the operator's stay in English, as the logs."""
 from __future__ import annotations
 
 import json
 
+from controller.language import ENGLISH, Words
+
 WIND_NAMES = ("East", "South", "West", "North")
 
 
-def describe_status(status: dict, verbose: bool = False) -> str:
+def describe_status(status: dict, verbose: bool = False, words: Words = ENGLISH) -> str:
     lines = [_state_line(status), f"fault: {_text(status.get('fault'))}",
              f"rule set: {status.get('ruleset', '-')} ({status.get('players', '?')} players)"]
     if status.get("fault_retries"):
@@ -15,7 +19,7 @@ def describe_status(status: dict, verbose: bool = False) -> str:
     if problem := (status.get("connection") or {}).get("problem"):
         lines.insert(1, f"connection: {problem}; next try in {status['connection']['retry_in']:g} s")
     if "scores" in status:
-        lines += _game_lines(status)
+        lines += _game_lines(status, words)
     if clock := status.get("time_limit"):
         lines.append(time_limit_line(clock))
     if hand := status.get("hand_in_play"):
@@ -25,9 +29,10 @@ def describe_status(status: dict, verbose: bool = False) -> str:
     if (sticks := status.get("sticks")) and not sticks["agrees"]:
         lines.append(f"sticks: {sticks['message']}")  # the stick reader disagrees with the ledger
     if "final_scores" in status:
-        lines.append(f"final scores: {_numbers(status['final_scores'])}  ranks: {_numbers(status.get('ranks', []))}")
+        lines.append(words.say("final scores: {scores}  ranks: {ranks}", scores=_numbers(status["final_scores"]),
+                               ranks=_numbers(status.get("ranks", []))))
         if status.get("seat_players"):
-            lines.append(_standings_line(status))
+            lines.append(_standings_line(status, words))
     if session := status.get("session"):
         lines.append(_session_line(session))
     if verbose:
@@ -42,31 +47,36 @@ def _state_line(status: dict) -> str:
     return f"state: {status.get('state', '?')}" + (f" (waiting for: {waiting})" if waiting else "")
 
 
-def _game_lines(status: dict) -> list[str]:
+def _game_lines(status: dict, words: Words) -> list[str]:
     seats = status.get("seats") or list(range(status.get("players", 4)))
     dealer = status.get("dealer")
     names = {p["seat"]: p["name"] for p in status.get("seat_players") or ()}
-    lines = [f"round: {_wind(status.get('round_wind'))} · hand {status.get('hand', '-')} · "
-             f"honba {status.get('honba', 0)} · riichi sticks {status.get('riichi_sticks', 0)} · "
-             f"hands played {status.get('hands_played', 0)}" + (" · finished" if status.get("finished") else "")]
+    chinese = (status.get("rules") or {}).get("scheme", "riichi") != "riichi"  # its own word for the dealer
+    lines = [words.say("round: {wind} · hand {hand} · honba {honba} · riichi sticks {sticks} · hands played {played}",
+                       wind=_wind(status.get("round_wind"), words), hand=status.get("hand", "-"),
+                       honba=status.get("honba", 0), sticks=status.get("riichi_sticks", 0),
+                       played=status.get("hands_played", 0))
+             + (words.say(" · finished") if status.get("finished") else "")]
     for seat in seats:
         # seat winds run counter-clockwise from the dealer over the seats in play
-        wind = _wind((seats.index(seat) - seats.index(dealer)) % len(seats)) if dealer in seats else "-"
+        wind = _wind((seats.index(seat) - seats.index(dealer)) % len(seats), words) if dealer in seats else "-"
         score = status["scores"][seat] if seat < len(status["scores"]) else "-"
-        lines.append(f"  seat {seat}  {wind:<5}  {score:>7}" + ("  dealer" if seat == dealer else "")
+        is_dealer = "" if seat != dealer else words.say_in("chinese", "  dealer") if chinese else words.say("  dealer")
+        lines.append(words.say("  seat {seat}  {wind:<5}  {score:>7}", seat=seat, wind=wind, score=score) + is_dealer
                      + (f"  {names[seat]}" if seat in names else ""))
     if status.get("seating") == "draw":
-        lines.append("  seats drawn by the table")
+        lines.append(words.say("  seats drawn by the table"))
     if "round" in status:
         lines.append(f"  seats of round {status['round']} at table {status.get('table')}, from the schedule")
     return lines
 
 
-def _standings_line(status: dict) -> str:
+def _standings_line(status: dict, words: Words) -> str:
     """The final standings by player, first place first: ``final: 1 Bo +19200 · 2 Di +5000 · ...``."""
     final, ranks = status["final_scores"], status.get("ranks") or []
     places = sorted((ranks[p["seat"]], p["seat"], p["name"]) for p in status["seat_players"] if p["seat"] < len(ranks))
-    return "final: " + " · ".join(f"{rank} {name} {final[seat]:+d}" for rank, seat, name in places)
+    return words.say("final: {standings}", standings=" · ".join(f"{rank} {name} {final[seat]:+d}"
+                                                                 for rank, seat, name in places))
 
 
 def _session_line(session: dict) -> str:
@@ -111,8 +121,8 @@ def _winner(win: dict) -> str:
     return f"winner {win.get('seat', '?')}" + (f": {figures}" if figures else "")
 
 
-def _wind(index) -> str:
-    return WIND_NAMES[index] if isinstance(index, int) and 0 <= index < len(WIND_NAMES) else "-"
+def _wind(index, words: Words) -> str:
+    return words.say(WIND_NAMES[index]) if isinstance(index, int) and 0 <= index < len(WIND_NAMES) else "-"
 
 
 def _numbers(values: list) -> str:

@@ -62,6 +62,10 @@ def test_the_wheel_holds_every_module_and_the_shipped_config(installed):
     assert {"mjtable_config/rulesets/ema-2016.yaml", "mjtable_config/tables/four-port.yaml",
             "mjtable_config/table.yaml"} <= names
     assert {f"controller/api/floor/static/{page}" for page in ("index.html", "floor.js", "floor.css")} <= names
+    # every language: the pages' catalogs and the displays' compiled gettext catalogs
+    catalogs = {f"controller/api/{page}/static/i18n/{lang}.json" for page in ("web", "floor")
+                for lang in ("en", "ja", "zh-Hans", "zh-Hant")}
+    assert catalogs | {f"controller/locale/{folder}/LC_MESSAGES/mjtable.mo" for folder in ("ja", "zh_Hans", "zh_Hant")} <= names
 
 
 def test_the_installed_package_is_used_not_the_tree(installed):
