@@ -82,3 +82,23 @@ def _walk_the_floor(broker, floor, web_url: str) -> None:
 
         page.find_element(By.ID, "tile-t1").click()
         wait.until(lambda p: p.title == "table t1")
+
+
+def test_the_floor_in_the_browser_language_and_by_its_switch(broker, floor):
+    """A Japanese browser sees the floor in Japanese; the switch turns it to Traditional Chinese."""
+    publish(broker, "t1", "status", status(hand="E2", seat_players=[{"seat": 0, "name": "Ann"}], waiting_for="shuffle"))
+    with chromium() as page:
+        agent = page.execute_script("return navigator.userAgent")
+        page.execute_cdp_cmd("Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "ja-JP,ja"})
+        page.get(floor.url)
+        wait = WebDriverWait(page, WAIT)
+        tile = wait.until(lambda p: p.find_element(By.ID, "tile-t1"))
+        assert page.execute_script("return document.documentElement.lang") == "ja"
+        assert "洗牌待ち" in tile.text and "対局中" in tile.text, tile.text
+        assert page.find_element(By.ID, "summary").text.startswith("1卓")
+        page.find_element(By.CSS_SELECTOR, "#language option[value='zh-Hant']").click()
+        wait.until(lambda p: p.execute_script("return document.documentElement.lang") == "zh-Hant")
+        tile = wait.until(lambda p: p.find_element(By.ID, "tile-t1"))
+        wait.until(lambda p: "等待洗牌" in tile.text)
+        assert page.find_element(By.ID, "summary").text.startswith("1張牌桌")
+        assert [e for e in page.get_log("browser") if e["level"] == "SEVERE" and e["source"] != "network"] == []
