@@ -82,11 +82,12 @@ def test_no_tab_scrolls_sideways_on_a_phone_and_the_journal_scores_are_on_screen
                     shot = f"{tab}-{size[0]}x{size[1]}" if language == "en" else f"{tab}-{language}-{size[0]}x{size[1]}"
                     browser.save_screenshot(str(IMAGES / f"{shot}.png"))
             page.tab("journal")
-            heads = [th.text for th in page.all("#journal-view thead th")]
+            # read as one whole: the journal may be drawn again meanwhile (a hand's end reloads it)
+            heads = page.wait(lambda: [th.text for th in page.all("#journal-view thead th")], "the journal's heads")
             assert words["journal.honba"] in heads and words["journal.riichi"] in heads, heads
             assert all(name in " ".join(heads) for name in PLAYERS[:4]), heads
-            scores = page.all("#journal-view tr.hand td.seat")
-            assert scores and all(cell.is_displayed() and cell.text for cell in scores)
+            page.wait(lambda: all(cell.is_displayed() and cell.text for cell in page.all("#journal-view tr.hand td.seat"))
+                      and page.all("#journal-view tr.hand td.seat"), "the journal's scores")
             page.tab("operator")
             page.find(".start [name=player]").click()  # focusing a field shifts nothing sideways
             assert browser.execute_script("return window.scrollX") == 0
