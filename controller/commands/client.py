@@ -13,7 +13,7 @@ from pathlib import Path
 
 from controller.api.client import Client, ClientError, RequestError
 from controller.commands.status_text import describe_status, time_limit_line
-from controller.language import reader_words
+from controller.language import ENGLISH, Words, reader_words
 from controller.club.players import SEATINGS, parse_player
 from controller.club.time_limit import SIGNALS
 
@@ -301,30 +301,37 @@ def run(args: argparse.Namespace) -> int:
     elif "state" in reply:  # status, and the replies that carry the state (start)
         print(describe_status(reply, verbose=getattr(args, "verbose", False), words=reader_words()))
     else:
-        print(describe(reply))
+        print(describe(reply, reader_words()))
     return 0
 
 
 # -- output --------------------------------------------------------------------------------
 
 
-def describe(reply: dict) -> str:
-    """The reply for people: a result says whether it was recorded; anything else as an outline."""
+def describe(reply: dict, words: Words = ENGLISH) -> str:
+    """The reply for people: a result says whether it was recorded (in the reader's language);
+    anything else as an outline."""
     if "hands" in reply:  # scored by tiles, then entered
-        return "\n".join([*map(hand_breakdown, reply["hands"]), describe({"duplicate": reply["duplicate"]})])
+        return "\n".join([*(hand_breakdown(hand, words) for hand in reply["hands"]),
+                          describe({"duplicate": reply["duplicate"]}, words)])
     if "duplicate" in reply:
-        return "that hand's result was already recorded; nothing changed" if reply["duplicate"] else "recorded"
+        if reply["duplicate"]:
+            return words.say("that hand's result was already recorded; nothing changed")
+        return words.say("recorded")
     if "time_limit" in reply:  # a signal given
         return time_limit_line(reply["time_limit"])
     return "\n".join(_outline(reply)) or "ok"
 
 
-def hand_breakdown(hand: dict) -> str:
-    """A hand scored by its tiles, for people: `seat 1: Riichi 1, Pinfu 1 = 2 han 30 fu`."""
-    yaku = ", ".join(f"{y['name']} {'yakuman' if y['han'] >= 13 and hand['yakuman'] else y['han']}"
-                     for y in hand["yaku"])
-    value = f"{hand['yakuman']} yakuman" if hand["yakuman"] else f"{hand['han']} han {hand['fu']} fu"
-    return f"seat {hand['seat']}: {yaku} = {value}" + (f" ({hand['limit']})" if hand["limit"] else "")
+def hand_breakdown(hand: dict, words: Words = ENGLISH) -> str:
+    """A hand scored by its tiles, for people: `seat 1: Riichi 1, Pinfu 1 = 2 han 30 fu` (the
+    yaku as the rules engine names them)."""
+    yakuman = words.say("yakuman")
+    yaku = ", ".join(f"{y['name']} {yakuman if y['han'] >= 13 and hand['yakuman'] else y['han']}" for y in hand["yaku"])
+    value = (words.say("{count} yakuman", count=hand["yakuman"]) if hand["yakuman"]
+             else words.say("{han} han {fu} fu", han=hand["han"], fu=hand["fu"]))
+    return (words.say("seat {seat}: {yaku} = {value}", seat=hand["seat"], yaku=yaku, value=value)
+            + (f" ({hand['limit']})" if hand["limit"] else ""))
 
 
 def _outline(value: dict, indent: str = "") -> list[str]:

@@ -131,8 +131,15 @@ class Page:
         return self.wait(shown, f"{text!r} in {css}")
 
     def click(self, css: str) -> None:
-        self.wait(lambda: (lambda e: e.is_enabled() and e.is_displayed() and e)(self.find(css)), f"{css} to be clickable")
-        self.find(css).click()
+        """Click it once it is clickable; found and clicked again if the page drew it anew
+        in between (a status arriving redraws the form)."""
+        def clicked() -> bool:
+            element = self.find(css)
+            if not (element.is_enabled() and element.is_displayed()):
+                return False
+            element.click()
+            return True
+        self.wait(clicked, f"{css} to be clickable")
 
     # -- the tabs and the session ------------------------------------------------------
 

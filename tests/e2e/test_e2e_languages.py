@@ -1,7 +1,7 @@
 """The displays speak the table config's `display.language`, through the console scripts:
 `mjtable run` with `language: ja` on `mjtable sim`, each seat display greeting its player
 with his wind in Japanese and the centre's texts (the break, the dora) in Japanese (the
-simulator's trace); `mjtable status` in the reader's locale; a
+simulator's trace); `mjtable status` and `mjtable result` in the reader's locale; a
 language the product does not speak is refused by `mjtable check-config` and `mjtable run`,
 naming the section and option and the languages allowed."""
 from __future__ import annotations
@@ -24,11 +24,11 @@ class JapaneseTable(TableSession):
         super().__init__(procs, port, profile, ruleset, extra="display: {mode: difference, language: ja}\n")
 
 
-def status_read_in(session: TableSession, lang: str) -> str:
-    """`mjtable status` as a reader whose locale is ``lang`` reads it."""
+def read_in(session: TableSession, lang: str, *command: str) -> str:
+    """`mjtable COMMAND` (default: status) as a reader whose locale is ``lang`` reads it."""
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
-    done = subprocess.run([MJTABLE, "status", "--socket", str(session.socket)], env={**env, "LANG": lang},
-                          capture_output=True, text=True, timeout=30)
+    done = subprocess.run([MJTABLE, *(command or ("status",)), "--socket", str(session.socket)],
+                          env={**env, "LANG": lang}, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -53,8 +53,8 @@ def played():
             session = JapaneseTable(procs, port, "basic", "ema-2016")
             session.ok("start", "--players", *PLAYERS)
             playing = session.wait_hand_after(0)
-            status = {lang: status_read_in(session, lang) for lang in ("ja_JP.UTF-8", "zh_TW.UTF-8", "C.UTF-8")}
-            session.ok("result", *draw())
+            status = {lang: read_in(session, lang) for lang in ("ja_JP.UTF-8", "zh_TW.UTF-8", "C.UTF-8")}
+            status["result"] = read_in(session, "ja_JP.UTF-8", "result", *draw())
             session.wait_hand_after(playing["hand_in_play"]["seq"])
             session.ok("abandon")
             yield playing, shown_texts(trace), status
@@ -79,13 +79,14 @@ def test_the_centre_speaks_japanese(played):
     assert not any(word in text for text in centre for word in ("seat", "waiting", "dealer", "break", "dora")), centre
 
 
-def test_the_status_a_player_reads_is_in_his_locale(played):
+def test_the_status_and_the_result_a_player_reads_are_in_his_locale(played):
     playing, _, status = played
     dealer = playing["starting_dealer"]
     assert "場風: 東 · 局 E1 · 0本場" in status["ja_JP.UTF-8"], status["ja_JP.UTF-8"]
     assert f"  {dealer}番席  東" in status["ja_JP.UTF-8"] and "  親  " in status["ja_JP.UTF-8"]
     assert f"  {dealer}號座  東" in status["zh_TW.UTF-8"] and "  莊家  " in status["zh_TW.UTF-8"]
     assert f"  seat {dealer}  East" in status["C.UTF-8"] and "round: East · hand E1" in status["C.UTF-8"]
+    assert status["result"] == "記録しました\n"  # `mjtable result`: the hand's result is recorded
 
 
 @pytest.mark.parametrize("command", [("check-config",), ("run", "--config")])
