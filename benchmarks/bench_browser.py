@@ -1,6 +1,6 @@
 """Browser figures: the time from a table event to the page's DOM showing it, in a real
 headless Chromium on the table page of `mjtable run` (console script, simulator on a pty),
-and the page's weight (what a phone downloads: the HTML, scripts and style sheet).
+and the page's weight (what a phone downloads: the HTML, scripts, style sheet and its language's catalog).
 
 The event's time is when a subscriber on the control socket receives it; the DOM's is when
 a MutationObserver in the page sees the body's state change. Both read the machine's
@@ -23,7 +23,7 @@ from benchmarks.bench_web import SECRET, _config, _start
 
 CYCLES = 20  # pause / resume pairs
 STATIC = Path(__file__).resolve().parent.parent / "controller" / "api" / "web" / "static"
-PAGE_FILES = ("*.html", "*.js", "*.css")
+PAGE_FILES = ("*.html", "*.js", "*.css", "i18n/en.json")  # and the one catalog of its language
 LISTENING = r"listening on 127\.0\.0\.1:(\d+)"
 
 WATCH_DOM = """
