@@ -21,7 +21,9 @@ function chosen() {
 }
 
 export const language = chosen();
-const words = await fetch(`i18n/${language}.json`).then((r) => r.json());
+// A catalog that cannot be read leaves the page in English rather than without words.
+const read = (lang) => fetch(`i18n/${lang}.json`).then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))));
+const words = await read(language).catch(() => read("en")).catch(() => ({}));
 let family = "riichi";
 
 // The rule set's family names some things its own way (MCR's 荒牌 where riichi says 流局):
