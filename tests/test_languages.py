@@ -16,8 +16,6 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from controller.api.floor.web import STATIC as FLOOR_STATIC
-from controller.api.web.server import STATIC
 from controller.game.machine import GAME_STATES, MOTION_STATES
 from controller.language import LANGUAGES, LOCALE, language_of, reader_language, words
 
@@ -40,7 +38,7 @@ FAMILIES = {
     "tile": [f"{n}z" for n in range(1, 8)],
 }
 FOLDERS = {"ja": "ja", "zh-Hans": "zh_Hans", "zh-Hant": "zh_Hant"}
-PAGES = {"page": STATIC, "floor": FLOOR_STATIC}
+PAGES = {"page": REPO / "controller/api/web/static", "floor": REPO / "controller/api/floor/static"}
 
 
 def catalog(static: Path, language: str) -> dict[str, str]:
