@@ -22,7 +22,7 @@ from controller.errors import MjtableError
 from controller.hall.entry import HallPlayer, Tournament
 from controller.store.lock import FILE_MODE, StoreLock, StoreLocked
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 _SCHEMA = """
 CREATE TABLE header (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE players (
@@ -40,9 +40,12 @@ CREATE TABLE results (
 );
 CREATE TABLE corrections (
     id INTEGER PRIMARY KEY, player INTEGER NOT NULL REFERENCES players(number), round INTEGER,
-    points INTEGER NOT NULL, who TEXT NOT NULL, why TEXT NOT NULL, at REAL NOT NULL
+    points INTEGER NOT NULL, who TEXT NOT NULL, why TEXT NOT NULL, at REAL NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'correction'
 );
 """
+# Each schema version's step from the one before it, for a database made by an older hall.
+_MIGRATIONS = {2: "ALTER TABLE corrections ADD COLUMN kind TEXT NOT NULL DEFAULT 'correction';"}
 
 
 class HallStoreError(MjtableError):
@@ -68,12 +71,13 @@ class Correction:
     who: str
     why: str
     at: float
+    kind: str = "correction"  # or a penalty's (controller/hall/penalties.py)
 
 
 class HallStore:
     def __init__(self, path: str | Path, lock: bool = True) -> None:
         self.path = Path(path)
-        self._lock = None
+        self._lock, self._db = None, None
         try:
             if lock:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -89,15 +93,33 @@ class HallStore:
             self._db.execute("PRAGMA foreign_keys = ON")
             if lock:
                 self._db.execute("PRAGMA journal_mode = WAL")
-            if self._db.execute("PRAGMA user_version").fetchone()[0] == 0 and lock:
-                self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
-        except StoreLocked as exc:
-            raise HallStoreError(str(exc).replace("controller", "hall")) from None
-        except sqlite3.Error as exc:
-            raise HallStoreError(f"{self.path}: {exc}") from None
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise HallStoreError(f"{self.path}: made by a newer mjtable (schema {version}; this one knows "
+                                     f"{SCHEMA_VERSION})")
+            if lock:
+                self._migrate(version)
+            elif version < SCHEMA_VERSION:
+                raise HallStoreError(f"{self.path}: made by an older mjtable: `mjtable hall serve` on it once "
+                                     f"brings it up to date")
+        except (StoreLocked, sqlite3.Error, HallStoreError) as exc:
+            self.close()  # neither the lock nor the file kept by a hall that cannot start
+            if isinstance(exc, HallStoreError):
+                raise
+            text = str(exc).replace("controller", "hall") if isinstance(exc, StoreLocked) else f"{self.path}: {exc}"
+            raise HallStoreError(text) from None
+
+    def _migrate(self, version: int) -> None:
+        """A new database made, an older one brought to this schema, each in one transaction."""
+        if version == 0:
+            self._db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;")
+            return
+        for step in range(version + 1, SCHEMA_VERSION + 1):
+            self._db.executescript(f"BEGIN IMMEDIATE; {_MIGRATIONS[step]} PRAGMA user_version = {step}; COMMIT;")
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
         if self._lock is not None:
             self._lock.close()
 
@@ -180,13 +202,16 @@ class HallStore:
         row = self._db.execute("SELECT round FROM results WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
 
-    def correct(self, player: int, points: int, who: str, why: str, round_: int | None = None) -> Correction:
+    def correct(self, player: int, points: int, who: str, why: str, round_: int | None = None,
+                kind: str = "correction") -> Correction:
+        """A correction or a penalty (``kind``), a row of its own: a result is never edited."""
         if player not in self.players():
             raise HallStoreError(f"unknown player number {player}: the tournament has no such player")
         at = time.time()
-        self._write(("INSERT INTO corrections (player, round, points, who, why, at) VALUES (?, ?, ?, ?, ?, ?)",
-                     (player, round_, points, who, why, at)))
+        self._write(("INSERT INTO corrections (player, round, points, who, why, at, kind) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                     (player, round_, points, who, why, at, kind)))
         return self.corrections()[-1]
 
     def corrections(self) -> list[Correction]:
-        return [Correction(*row) for row in self._db.execute("SELECT * FROM corrections ORDER BY id")]
+        return [Correction(*row) for row in self._db.execute(
+            "SELECT id, player, round, points, who, why, at, kind FROM corrections ORDER BY id")]

@@ -100,3 +100,28 @@ def test_a_result_the_store_cannot_keep_is_not_confirmed_and_is_taken_when_sent_
     asyncio.run(hall.receive(Client(), topic, payload))  # the table's next republication
     assert published == [topic + "/ack"] and len(store.results()) == 1
     store.close()
+
+
+def test_a_database_of_the_first_schema_keeps_its_corrections_as_corrections(tmp_path):
+    import sqlite3
+
+    from controller.hall.store import HallStore
+
+    old = sqlite3.connect(tmp_path / "hall.db")
+    old.executescript("""
+        CREATE TABLE players (number INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
+            ema_id TEXT, country TEXT NOT NULL, ema_member INTEGER NOT NULL, substitute INTEGER NOT NULL);
+        CREATE TABLE corrections (id INTEGER PRIMARY KEY, player INTEGER NOT NULL REFERENCES players(number),
+            round INTEGER, points INTEGER NOT NULL, who TEXT NOT NULL, why TEXT NOT NULL, at REAL NOT NULL);
+        INSERT INTO players VALUES (7, 'Gus', 'Gruber', NULL, 'AUT', 0, 0);
+        INSERT INTO corrections VALUES (1, 7, 2, -2000, 'A. Referee', 'late back', 1.0);
+        PRAGMA user_version = 1;""")
+    old.close()
+    store = HallStore(tmp_path / "hall.db")
+    try:
+        assert [(c.points, c.kind) for c in store.corrections()] == [(-2000, "correction")]
+        store.correct(7, -8000, "A. Referee", "obstruction", kind="points")
+        lines = standings(store.players(), [], [], store.corrections())
+        assert (lines[0].corrections, lines[0].penalties, lines[0].table_points) == (-2000, -8000, -10000)
+    finally:
+        store.close()
