@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import signal
 
 from .conftest import hall
 from .test_results import GAMES, Table, play_the_doc_s_games, standings_json
@@ -69,3 +70,15 @@ def test_a_swiss_round_seated_on_the_running_hall_takes_its_results(hall_process
     assert "round 3 table 1 (demo-1): result k-r3 stored" in hall_process.logs()
     again = hall("seating", "swiss", "--round", "3", cwd=folder)
     assert (again.returncode, again.stderr) == (2, "mjtable hall seating: round 3 is seated already; nothing changed\n")
+
+
+def test_a_killed_hall_s_socket_is_no_obstacle_to_the_director(hall_process, broker):
+    hall_process.start()
+    hall_process.stop(signal.SIGKILL)  # its socket file stays behind, nobody answering there
+    assert (hall_process.folder / "hall.db.sock").exists()
+    assert given(hall_process.folder, "penalty", "2", "warning").startswith("penalty (warning) 1: player 2")
+    hall_process.start()  # a new hall serves the socket again
+    assert given(hall_process.folder, "penalty", "2", "warning").startswith("penalty (warning) 2: player 2")
+    assert "director's record" in hall_process.log.read_text()
+    bo = next(r for r in standings_json(hall_process.url)["standings"] if r["number"] == 2)
+    assert bo["warnings"] == 2
