@@ -35,6 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="schedule.csv (round,table,east,south,west,north) or Pantheon's seating text")
     serve = actions.add_parser("serve", help="run the hall on the broker: results in, standings live")
     add_broker_arguments(serve, DEFAULT_LISTEN, "the hall")
+    serve.add_argument("--director-username", metavar="NAME",
+                       help="the broker's account the page's orders to the tables go out as (the ACL's director; "
+                            "default: --username's)")
+    serve.add_argument("--director-password-file", type=Path, metavar="FILE", help="a file holding its password")
     standings = actions.add_parser("standings", help="print the standings over the whole field")
     export = actions.add_parser("export", help="the EMA results workbook (CSV or .xlsx), the standings, the rounds")
     export.add_argument("what", choices=EXPORTS)
@@ -307,14 +311,30 @@ def _serve(args: argparse.Namespace) -> int:
     found = broker_connection(args, "hall serve")
     if found is None:
         return 2
+    try:
+        orders = _director_connection(args, found[0])
+    except OSError as exc:
+        print(f"mjtable hall serve: --director-password-file: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     store = HallStore(args.db)
     try:
         if not store.tables():
             print(f"mjtable hall serve: {args.db} has no tournament: `mjtable hall import` first", file=sys.stderr)
             return 2
-        return asyncio.run(_hall(store, *found, args.prefix))
+        return asyncio.run(_hall(store, *found, args.prefix, orders))
     finally:
         store.close()
+
+
+def _director_connection(args: argparse.Namespace, hall):
+    """The broker connection of the page's orders: the director's account when given (the
+    ACL lets the hall's own account only read and confirm results), else the hall's."""
+    from dataclasses import replace
+
+    if args.director_username is None:
+        return hall
+    password = args.director_password_file.read_text().strip() if args.director_password_file else None
+    return replace(hall, username=args.director_username, password=password)
 
 
 def _operator_hash(db: Path) -> str:
@@ -330,14 +350,14 @@ def _operator_hash(db: Path) -> str:
     return hashed
 
 
-async def _hall(store, connection, host: str, port: int, prefix: str) -> int:
+async def _hall(store, connection, host: str, port: int, prefix: str, orders) -> int:
     from controller.api.web.access import Access
     from controller.hall import control
     from controller.hall.page import HallBoard, HallView, build_app
     from controller.hall.service import Hall
 
     hall = Hall(store, HallBoard(prefix))
-    view = HallView(hall, Access(_operator_hash(store.path)), connection)
+    view = HallView(hall, Access(_operator_hash(store.path)), orders)
     hall.on_change, hall.on_result, hall.on_broker = view.changed, view.results_changed, view.broker_state
 
     async def following() -> None:  # the broker's results, and the director's changes on the control socket
