@@ -125,3 +125,36 @@ def test_a_database_of_the_first_schema_keeps_its_corrections_as_corrections(tmp
         assert (lines[0].corrections, lines[0].penalties, lines[0].table_points) == (-2000, -8000, -10000)
     finally:
         store.close()
+
+
+def test_the_store_takes_its_threads_writes_one_at_a_time(tmp_path):
+    """The running hall writes from several threads on its one connection: the broker's
+    results, the director's changes and the page's correction (asyncio.to_thread each)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from controller.hall.entry import parse_tournament
+    from controller.hall.store import HallStore
+
+    from .doc import doc_block
+
+    store = HallStore(tmp_path / "hall.db")
+    store.enter(parse_tournament(doc_block("number,first_name"), "players.csv", doc_block("key,value"), "header.csv",
+                                 doc_block("number,table_id"), "tables.csv", doc_block("1-2-3-4"), "seating.txt"))
+    winds = [{"seat": s, "score": 30000, "table_points": 0, "rank": 1} for s in range(4)]
+
+    def results(n: int) -> None:
+        for i in range(200):
+            store.add_result(f"k{n}-{i}", "demo-1", 1, 1, {"winds": winds})
+
+    def corrections(n: int) -> None:
+        for i in range(200):
+            store.correct(1, -1000, "A. Referee", f"{n}-{i}")
+
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            for done in [pool.submit(results, 1), pool.submit(corrections, 2), pool.submit(results, 3),
+                         pool.submit(corrections, 4)]:
+                done.result()
+        assert len(store.results()) == 400 and len(store.corrections()) == 400
+    finally:
+        store.close()
