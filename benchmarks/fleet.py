@@ -39,6 +39,7 @@ class FleetTable:
     sim: SimulatedTable
     publisher: "Publisher | None"  # noqa: F821 (imported with a broker only)
     ended: dict[Hand, float] = field(default_factory=dict)  # each hand's end, wall-clock time
+    over: float | None = None  # the game's final (game_over), wall-clock time
 
     async def play(self) -> None:
         await self.service.start()
@@ -82,6 +83,8 @@ def open_table(n: int, *, speed: float, broker: str | None, password: str | None
         if event["event"] == "hand_ended":
             record = event["record"]
             fleet_table.ended[(table_id, record["hand"], record["honba"])] = time.time()
+        elif event["event"] == "game_over":
+            fleet_table.over = time.time()
     controller.subscribe(on_event)
     return fleet_table
 

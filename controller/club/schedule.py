@@ -14,8 +14,6 @@ dealer.
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -23,13 +21,12 @@ from pathlib import Path
 
 from controller.errors import MjtableError, Refusal
 from controller.language import ENGLISH, Words
+from controller.club.csv_files import MAX_NUMBER, csv_rows, whole_number
 from controller.club.players import Player, check_player
 
 PLAYER_COLUMNS = ("number", "name", "ema_id", "club_id")
 SCHEDULE_COLUMNS = ("round", "table", "east", "south", "west", "north")
 WINDS = SCHEDULE_COLUMNS[2:]
-MAX_NUMBER = 999_999  # player, round and table numbers: 1 to this
-_DIGITS = re.compile(r"[0-9]+")
 
 
 class ScheduleError(MjtableError):
@@ -106,76 +103,17 @@ def _read_text(path: Path, problems: list[str]) -> str:
 def parse(players_text: str, players_name: str, schedule_text: str, schedule_name: str) -> Schedule:
     """The two files' texts (named in the messages) as a Schedule; ScheduleError with every problem."""
     problems: list[str] = []
-    player_cells = _csv_rows(players_text, players_name, PLAYER_COLUMNS, 2, problems)
-    table_cells = _csv_rows(schedule_text, schedule_name, SCHEDULE_COLUMNS, 5, problems)
+    player_cells = csv_rows(players_text, players_name, PLAYER_COLUMNS, 2, problems)
+    table_cells = csv_rows(schedule_text, schedule_name, SCHEDULE_COLUMNS, 5, problems)
     players = list(_player_rows(player_cells or [], problems))
     tables = list(_table_rows(table_cells or [], problems))
     # a players file that cannot be read as a whole makes every number unknown: said once
     return _checked(players, tables, players_name, problems, players_known=player_cells is not None)
 
 
-def _csv_rows(text: str, name: str, columns: tuple[str, ...], required: int,
-              problems: list[str]) -> list[tuple[str, dict[str, str]]] | None:
-    """(``file:line``, column -> cell) of each row after the header; ``columns[:required]``
-    must be in the header, the others may be. None when the file cannot be read as a whole
-    (no header, a bad header, broken CSV)."""
-    reader = csv.reader(io.StringIO(text), strict=True, skipinitialspace=True)
-    header: list[str] | None = None
-    rows = []
-    try:
-        for row in reader:
-            cells = [c.strip() for c in row]
-            if not any(cells):
-                continue
-            where = f"{name}:{reader.line_num}"
-            if header is None:
-                header = _header(cells, where, columns, required, problems)
-                if header is None:
-                    return None
-            elif len(cells) != len(header):
-                problems.append(f"{where}: {len(cells)} fields; the header has {len(header)} ({', '.join(header)})")
-            else:
-                rows.append((where, dict(zip(header, cells))))
-    except csv.Error as exc:
-        problems.append(f"{name}:{reader.line_num}: not valid CSV: {exc}")
-        return None
-    if header is None:
-        problems.append(f"{name}:1: no header row; the first line names the columns: {','.join(columns)}")
-        return None
-    return rows
-
-
-def _header(cells: list[str], where: str, columns: tuple[str, ...], required: int,
-            problems: list[str]) -> list[str] | None:
-    names = [c.casefold() for c in cells]
-    found = []
-    unknown = [c for c in names if c not in columns]
-    if unknown:
-        found.append(f"unknown column(s) {', '.join(map(repr, unknown))}")
-    twice = sorted({c for c in names if names.count(c) > 1})
-    if twice:
-        found.append(f"column(s) {', '.join(twice)} given twice")
-    missing = [c for c in columns[:required] if c not in names]
-    if missing:
-        found.append(f"missing column(s) {', '.join(missing)}")
-    if found:
-        problems.append(f"{where}: {'; '.join(found)}; the columns are {','.join(columns)}"
-                        + (f" ({', '.join(columns[required:])} optional)" if required < len(columns) else ""))
-        return None
-    return names
-
-
-def _number(text: str, what: str, where: str, problems: list[str]) -> int | None:
-    if _DIGITS.fullmatch(text) and 1 <= int(text) <= MAX_NUMBER:
-        return int(text)
-    problems.append(f"{where}: {what} must be a whole number 1-{MAX_NUMBER}, not {text!r}" if text else
-                    f"{where}: {what} is empty")
-    return None
-
-
 def _player_rows(rows: Iterable[tuple[str, dict[str, str]]], problems: list[str]) -> Iterator[_PlayerRow]:
     for where, cells in rows:
-        number = _number(cells["number"], "the player number", where, problems)
+        number = whole_number(cells["number"], "the player number", where, problems)
         player = {key: cells[key] for key in PLAYER_COLUMNS[1:] if cells.get(key)}
         if number is not None:
             yield where, number, {"name": cells["name"], **player}
@@ -184,10 +122,10 @@ def _player_rows(rows: Iterable[tuple[str, dict[str, str]]], problems: list[str]
 def _table_rows(rows: Iterable[tuple[str, dict[str, str]]], problems: list[str]) -> Iterator[_TableRow]:
     for where, cells in rows:
         found = len(problems)
-        round_ = _number(cells["round"], "round", where, problems)
-        table = _number(cells["table"], "table", where, problems)
+        round_ = whole_number(cells["round"], "round", where, problems)
+        table = whole_number(cells["table"], "table", where, problems)
         winds = WINDS if cells.get("north") else WINDS[:3]  # no North: a three-player table
-        numbers = tuple(_number(cells[wind], f"{wind}'s player number", where, problems) for wind in winds)
+        numbers = tuple(whole_number(cells[wind], f"{wind}'s player number", where, problems) for wind in winds)
         if len(problems) == found:
             yield where, round_, table, numbers
 

@@ -4,8 +4,9 @@
 changed) and enters them in the hall's database; ``serve`` runs the hall on the broker
 (results in, each exactly once; the tables' tiles and the standings on its page);
 ``standings`` and ``export`` read the database file, so they work whether the hall runs
-or not; ``correct`` records a penalty or correction (who, when, why) while the hall is
-stopped (the running hall holds its database, one writer).
+or not; ``correct`` and ``penalty`` record a correction or penalty (who, when, why) and
+``seating swiss`` seats a round: sent to the running hall on its control socket (it owns
+its database), or made here when no hall runs.
 """
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ import sys
 from pathlib import Path
 
 from controller.commands.floor import add_broker_arguments, broker_connection, serve_page
+from controller.hall.penalties import PENALTY_KINDS
 
 HELP = "the tournament hall: the tournament entered once, every table's results in, the standings and exports"
 DEFAULT_DB = "hall.db"
 DEFAULT_LISTEN = "127.0.0.1:8089"
-EXPORTS = ("ema", "ema-xlsx", "standings", "rounds")
+EXPORTS = ("ema", "ema-xlsx", "standings", "rounds", "penalties")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,17 +35,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="schedule.csv (round,table,east,south,west,north) or Pantheon's seating text")
     serve = actions.add_parser("serve", help="run the hall on the broker: results in, standings live")
     add_broker_arguments(serve, DEFAULT_LISTEN, "the hall")
+    serve.add_argument("--director-username", metavar="NAME",
+                       help="the broker's account the page's orders to the tables go out as (the ACL's director; "
+                            "default: --username's)")
+    serve.add_argument("--director-password-file", type=Path, metavar="FILE", help="a file holding its password")
     standings = actions.add_parser("standings", help="print the standings over the whole field")
-    export = actions.add_parser("export", help="the EMA results workbook (CSV or .xlsx), the standings, the rounds")
+    export = actions.add_parser("export", help="the EMA results workbook (CSV or .xlsx), the standings, the rounds, "
+                                                 "the penalties and corrections")
     export.add_argument("what", choices=EXPORTS)
     export.add_argument("--round", type=int, metavar="N", help="rounds: only round N")
     export.add_argument("--out", metavar="FILE", help="write here (required for ema-xlsx; default stdout)")
-    correct = actions.add_parser("correct", help="a penalty or correction of a player's table points")
+    correct = actions.add_parser("correct", help="a correction of a player's table points (a penalty: `penalty`)")
     correct.add_argument("player", type=int, help="the player's tournament number")
-    correct.add_argument("points", type=int, help="table points added (negative: a penalty), e.g. -20000")
+    correct.add_argument("points", type=int, help="table points added (negative: taken off), e.g. -2000")
     correct.add_argument("--who", required=True, help="who decided it")
     correct.add_argument("--why", required=True, help="why")
     correct.add_argument("--round", type=int, metavar="N", help="the round it belongs to")
+    penalty = actions.add_parser("penalty", help="a penalty the EMA's rules give (besides the tables' chombo): "
+                                                 "points, late, warning, disqualified")
+    penalty.add_argument("player", type=int, help="the player's tournament number")
+    penalty.add_argument("kind", choices=PENALTY_KINDS,
+                         help="points: --points N deducted after the uma; late: --minutes M (1-10), 1,000 a minute; "
+                              "warning: no points; disqualified: ranked at the bottom")
+    penalty.add_argument("--points", type=int, metavar="N", help="points: the table points deducted, e.g. 8000")
+    penalty.add_argument("--minutes", type=int, metavar="M", help="late: the minutes late, 1-10")
+    penalty.add_argument("--who", required=True, help="who decided it")
+    penalty.add_argument("--why", required=True, help="why")
+    penalty.add_argument("--round", type=int, metavar="N", help="the round it belongs to")
     seating = actions.add_parser("seating", help="generate a seating (shuffled, or Swiss by the standings), "
                                                  "show it, and report repeat meetings")
     seat = seating.add_subparsers(dest="seating", metavar="HOW", required=True)
@@ -53,7 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     generate.add_argument("--rounds", required=True, type=int, metavar="N")
     generate.add_argument("--seed", type=int, default=1, help="the draw's seed (default 1)")
     generate.add_argument("--out", metavar="FILE", help="write the seating here (default stdout)")
-    swiss = seat.add_parser("swiss", help="round N by the standings, added to the hall's seating (hall stopped)")
+    swiss = seat.add_parser("swiss", help="round N by the standings, added to the hall's seating")
     swiss.add_argument("--round", required=True, type=int, metavar="N")
     swiss.add_argument("--seed", type=int, default=1, help="the winds' draw's seed (default 1)")
     show = seat.add_parser("show", help="print the hall's seating by name, and the repeat meetings")
@@ -67,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     signal_ = order.add_parser("signal", help="the session's time signal on every table")
     signal_.add_argument("signal", choices=("start", "warning"))
     tables.add_argument("--timeout", type=float, default=10.0, help="seconds the tables have to answer (default 10)")
-    for sub in (enter, serve, standings, export, correct, swiss, show, tables):
+    for sub in (enter, serve, standings, export, correct, penalty, swiss, show, tables):
         sub.add_argument("--db", default=DEFAULT_DB, metavar="PATH", help=f"the hall's database (default {DEFAULT_DB})")
 
 
@@ -76,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         return {"import": _import, "serve": _serve, "standings": _standings, "export": _export,
-                "correct": _correct, "seating": _seating, "tables": _tables}[args.action](args)
+                "correct": _correct, "penalty": _penalty, "seating": _seating, "tables": _tables}[args.action](args)
     except HallStoreError as exc:
         print(f"mjtable hall {args.action}: {exc}", file=sys.stderr)
         return 2
@@ -124,7 +142,10 @@ def _standings(args: argparse.Namespace) -> int:
             p = line.player
             print(f"{line.position:4d}  {p.first_name} {p.last_name} ({p.number}, {p.country})  "
                   f"{ema_points(line.table_points)}  score {line.score}  games {line.games}"
-                  + (f"  corrections {ema_points(line.corrections)}" if line.corrections else ""))
+                  + (f"  corrections {ema_points(line.corrections)}" if line.corrections else "")
+                  + (f"  penalties {ema_points(line.penalties)}" if line.penalties else "")
+                  + (f"  warnings {line.warnings}" if line.warnings else "")
+                  + ("  DISQUALIFIED" if line.disqualified else ""))
     finally:
         store.close()
     return 0
@@ -148,6 +169,8 @@ def _export(args: argparse.Namespace) -> int:
                 S.write_ema_csv(store.header(), _lines(store), out)
             elif args.what == "standings":
                 write_csv(S.standings_rows(_lines(store)), S.STANDINGS_COLUMNS, out)
+            elif args.what == "penalties":
+                write_csv(S.penalty_rows(store.players(), store.corrections()), S.PENALTY_COLUMNS, out)
             else:
                 write_csv(S.round_rows(store.players(), store.results(), store.seating(), args.round),
                           S.ROUND_COLUMNS, out)
@@ -160,23 +183,61 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _correct(args: argparse.Namespace) -> int:
-    from controller.hall.standings import ema_points
-    from controller.hall.store import HallStore
+    return _record(args, {"player": args.player, "kind": "correction", "points": args.points, "who": args.who,
+                          "why": args.why, "round": args.round})
 
-    store = HallStore(args.db)
-    try:
-        c = store.correct(args.player, args.points, args.who, args.why, args.round)
-    finally:
-        store.close()
-    print(f"correction {c.id}: player {c.player} {ema_points(c.points)} by {c.who}: {c.why}")
+
+def _penalty(args: argparse.Namespace) -> int:
+    return _record(args, {"player": args.player, "kind": args.kind, "points": args.points,
+                          "minutes": args.minutes, "who": args.who, "why": args.why, "round": args.round})
+
+
+def _record(args: argparse.Namespace, request: dict) -> int:
+    from controller.hall.standings import ema_points
+
+    reply = _director(args, "record", request)
+    if reply is None:
+        return 2
+    c = reply["correction"]
+    what = "correction" if c["kind"] == "correction" else f"penalty ({c['kind']})"
+    print(f"{what} {c['id']}: player {c['player']}" + (f" {ema_points(c['points'])}" if c["points"] else "")
+          + f" by {c['who']}: {c['why']}")
     return 0
 
 
+def _director(args: argparse.Namespace, op: str, request: dict) -> dict | None:
+    """A director's change (controller/hall/director.py): sent to the running hall on its
+    control socket, or, when no hall runs, made here on the database (its lock taken as
+    the hall takes it). The reply's fields; None after saying why it was refused."""
+    from controller.errors import Refusal
+    from controller.hall import control, director
+    from controller.hall.store import HallStore
+
+    request = {k: v for k, v in request.items() if v is not None}
+    try:
+        reply = control.ask(control.socket_path(args.db), op, request)
+    except OSError as exc:
+        print(f"mjtable hall {args.action}: the running hall does not answer on {control.socket_path(args.db)}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
+        return None
+    if reply is None:
+        store = HallStore(args.db)
+        try:
+            return director.handle(store, op, request)
+        except Refusal as refusal:
+            reply = {"ok": False, "error": {"message": refusal.message}}
+        finally:
+            store.close()
+    if not reply.get("ok"):
+        print(f"mjtable hall {args.action}: {reply['error']['message']}; nothing changed", file=sys.stderr)
+        return None
+    return reply
+
+
 def _seating(args: argparse.Namespace) -> int:
-    from controller.club.schedule import ScheduleError, TableSeating
+    from controller.club.schedule import ScheduleError
     from controller.hall import seating as S
     from controller.hall.entry import read_players
-    from controller.hall.store import HallStore
 
     if args.seating == "generate":
         try:
@@ -191,17 +252,10 @@ def _seating(args: argparse.Namespace) -> int:
         _write(S.pantheon_text(rounds), args.out)
         print("\n".join(S.repeat_report(rounds)), file=sys.stderr if not args.out else sys.stdout)
         return 0
-    store = HallStore(args.db, lock=args.seating == "swiss")
+    if args.seating == "swiss" and _director(args, "swiss", {"round": args.round, "seed": args.seed}) is None:
+        return 2
+    store = _reader(args)
     try:
-        if args.seating == "swiss":
-            before = _rounds(store.seating())
-            ranked = [line.player.number for line in _lines(store) if not line.player.substitute]
-            try:
-                tables = S.swiss(ranked, before.values(), args.seed)
-            except ValueError as exc:
-                print(f"mjtable hall seating swiss: {exc}", file=sys.stderr)
-                return 2
-            store.add_round(args.round, [TableSeating(args.round, t, tuple(ns)) for t, ns in enumerate(tables, 1)])
         players, rounds = store.players(), _rounds(store.seating())
     finally:
         store.close()
@@ -258,14 +312,30 @@ def _serve(args: argparse.Namespace) -> int:
     found = broker_connection(args, "hall serve")
     if found is None:
         return 2
+    try:
+        orders = _director_connection(args, found[0])
+    except OSError as exc:
+        print(f"mjtable hall serve: --director-password-file: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     store = HallStore(args.db)
     try:
         if not store.tables():
             print(f"mjtable hall serve: {args.db} has no tournament: `mjtable hall import` first", file=sys.stderr)
             return 2
-        return asyncio.run(_hall(store, *found, args.prefix))
+        return asyncio.run(_hall(store, *found, args.prefix, orders))
     finally:
         store.close()
+
+
+def _director_connection(args: argparse.Namespace, hall):
+    """The broker connection of the page's orders: the director's account when given (the
+    ACL lets the hall's own account only read and confirm results), else the hall's."""
+    from dataclasses import replace
+
+    if args.director_username is None:
+        return hall
+    password = args.director_password_file.read_text().strip() if args.director_password_file else None
+    return replace(hall, username=args.director_username, password=password)
 
 
 def _operator_hash(db: Path) -> str:
@@ -281,12 +351,17 @@ def _operator_hash(db: Path) -> str:
     return hashed
 
 
-async def _hall(store, connection, host: str, port: int, prefix: str) -> int:
+async def _hall(store, connection, host: str, port: int, prefix: str, orders) -> int:
     from controller.api.web.access import Access
+    from controller.hall import control
     from controller.hall.page import HallBoard, HallView, build_app
     from controller.hall.service import Hall
 
     hall = Hall(store, HallBoard(prefix))
-    view = HallView(hall, Access(_operator_hash(store.path)), connection)
+    view = HallView(hall, Access(_operator_hash(store.path)), orders)
     hall.on_change, hall.on_result, hall.on_broker = view.changed, view.results_changed, view.broker_state
-    return await serve_page(build_app(view), host, port, "hall serve", "hall", lambda: hall.follow(connection))
+
+    async def following() -> None:  # the broker's results, and the director's changes on the control socket
+        await asyncio.gather(hall.follow(connection), control.serve(control.socket_path(store.path), hall.direct))
+
+    return await serve_page(build_app(view), host, port, "hall serve", "hall", following)

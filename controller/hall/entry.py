@@ -1,7 +1,7 @@
 """The tournament as the director enters it once: players, the header, the tables and the
 seating. Pure: no store, no broker.
 
-Every file is read like ``schedule import`` reads its own (controller/club/schedule.py:
+Every file is read like ``schedule import`` reads its own (controller/club/csv_files.py:
 a header row naming the columns in any order and case, blank lines ignored) and every
 problem of every file is found at once, each as ``file:line: what``. The seating comes
 either as ``schedule.csv`` (``round,table,east,south,west,north``) or as Pantheon's
@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from controller.club.schedule import MAX_NUMBER, SCHEDULE_COLUMNS, ScheduleError, TableSeating, _csv_rows, _number
+from controller.club.csv_files import MAX_NUMBER, csv_rows, whole_number
+from controller.club.schedule import SCHEDULE_COLUMNS, ScheduleError, TableSeating
 
 PLAYER_COLUMNS = ("number", "first_name", "last_name", "ema_id", "country", "ema_member", "substitute")
 HEADER_KEYS = ("title", "place", "country", "start_date", "end_date", "days", "rules", "mers_weight")
@@ -76,11 +77,11 @@ def read_tournament(players: str | Path, header: str | Path, tables: str | Path,
 def parse_tournament(players_text: str, players_name: str, header_text: str, header_name: str,
                      tables_text: str, tables_name: str, seating_text: str, seating_name: str) -> Tournament:
     problems: list[str] = []
-    roster = _players(_csv_rows(players_text, players_name, PLAYER_COLUMNS, 6, problems) or [], problems)
-    header = _header(_csv_rows(header_text, header_name, ("key", "value"), 2, problems) or [], header_name, problems)
-    tables = _tables(_csv_rows(tables_text, tables_name, TABLE_COLUMNS, 2, problems) or [], problems)
+    roster = _players(csv_rows(players_text, players_name, PLAYER_COLUMNS, 6, problems) or [], problems)
+    header = _header(csv_rows(header_text, header_name, ("key", "value"), 2, problems) or [], header_name, problems)
+    tables = _tables(csv_rows(tables_text, tables_name, TABLE_COLUMNS, 2, problems) or [], problems)
     if seating_name.endswith(".csv"):
-        rows = _schedule_rows(_csv_rows(seating_text, seating_name, SCHEDULE_COLUMNS, 5, problems) or [], problems)
+        rows = _schedule_rows(csv_rows(seating_text, seating_name, SCHEDULE_COLUMNS, 5, problems) or [], problems)
     else:
         rows = pantheon_rows(seating_text, seating_name, problems)
     seating = check_seating(rows, roster, tables, players_name, problems)
@@ -96,7 +97,7 @@ def read_players(path: str | Path) -> dict[int, HallPlayer]:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ScheduleError([f"{path}: cannot read it: {getattr(exc, 'strerror', None) or exc}"]) from None
-    roster = _players(_csv_rows(text, str(path), PLAYER_COLUMNS, 6, problems) or [], problems)
+    roster = _players(csv_rows(text, str(path), PLAYER_COLUMNS, 6, problems) or [], problems)
     if problems:
         raise ScheduleError(problems)
     return roster
@@ -107,7 +108,7 @@ def _players(rows: Iterable[tuple[str, dict[str, str]]], problems: list[str]) ->
     first: dict[tuple[str, object], str] = {}
     for where, cells in rows:
         found = len(problems)
-        number = _number(cells["number"], "the player number", where, problems)
+        number = whole_number(cells["number"], "the player number", where, problems)
         names = [cells[k] for k in ("first_name", "last_name")]
         for key, name in zip(("first name", "last name"), names):
             if not name or len(name) > MAX_NAME:
@@ -168,7 +169,7 @@ def _tables(rows: Iterable[tuple[str, dict[str, str]]], problems: list[str]) -> 
     tables: dict[int, str] = {}
     ids: dict[str, str] = {}
     for where, cells in rows:
-        number = _number(cells["number"], "the table number", where, problems)
+        number = whole_number(cells["number"], "the table number", where, problems)
         table_id = cells["table_id"]
         if not _TABLE_ID.fullmatch(table_id):
             problems.append(f"{where}: a table id is letters, digits, - and _, not {table_id!r}")
@@ -185,7 +186,7 @@ def _schedule_rows(rows: Iterable[tuple[str, dict[str, str]]], problems: list[st
     out = []
     for where, cells in rows:
         found = len(problems)
-        values = [_number(cells[c], c, where, problems) for c in SCHEDULE_COLUMNS if cells.get(c)]
+        values = [whole_number(cells[c], c, where, problems) for c in SCHEDULE_COLUMNS if cells.get(c)]
         if len(problems) == found:
             out.append((where, values[0], values[1], tuple(values[2:])))
     return out

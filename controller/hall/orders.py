@@ -64,15 +64,22 @@ async def send(connection: Connection, prefix: str, tables: dict[int, str], requ
     order = f"hall-{uuid.uuid4().hex[:8]}"
     topics = {f"{prefix}/{table_id}/command/reply": n for n, table_id in tables.items()}
     replies: dict[int, dict | None] = dict.fromkeys(tables)
-    async with connection.client() as client:
-        for topic in topics:
-            await client.subscribe(topic, qos=1)
-        for n, table_id in tables.items():
-            await client.publish(f"{prefix}/{table_id}/command", json.dumps({**request, "id": f"{order}-{n}"}), qos=1)
-        try:
-            await asyncio.wait_for(_answers(client, topics, order, replies), timeout)
-        except asyncio.TimeoutError:
-            pass
+    try:
+        async with connection.client() as client:
+            for topic in topics:
+                await client.subscribe(topic, qos=1)
+            for n, table_id in tables.items():
+                await client.publish(f"{prefix}/{table_id}/command", json.dumps({**request, "id": f"{order}-{n}"}),
+                                     qos=1)
+            try:
+                await asyncio.wait_for(_answers(client, topics, order, replies), timeout)
+            except asyncio.TimeoutError:
+                pass
+    except aiomqtt.MqttError as exc:  # the broker refused the account, or is not there
+        why = {"ok": False, "error": {"code": "not_sent", "message": f"not sent: the broker {connection.host}:"
+                                                                     f"{connection.port} refused or lost the "
+                                                                     f"connection as {connection.username} ({exc})"}}
+        return {n: replies[n] or why for n in tables}
     return replies
 
 
@@ -96,12 +103,13 @@ def answer_lines(tables: dict[int, str], replies: dict[int, dict | None], done: 
         reply = replies.get(n)
         if reply is None:
             lines.append(f"table {n} ({table_id}): no answer in {timeout:g} s (offline, its mqtt.commands off, "
-                         f"or the broker's ACL does not let the hall command it)")
+                         f"or the broker's ACL does not let this account command it)")
         elif reply.get("ok"):
             lines.append(f"table {n} ({table_id}): {done}" + "".join(f"; warning: {w}" for w in _warnings(n, reply)))
         else:
             error = reply.get("error") or {}
-            lines.append(f"table {n} ({table_id}): refused: {error.get('message', error)}")
+            told = "" if error.get("code") == "not_sent" else "refused: "
+            lines.append(f"table {n} ({table_id}): {told}{error.get('message', error)}")
     return lines
 
 

@@ -23,6 +23,7 @@ import aiomqtt
 
 from controller.api.floor.board import Board
 from controller.api.floor.broker import Connection, keep_subscribed
+from controller.hall import director
 from controller.hall.store import HallStore, HallStoreError
 
 log = logging.getLogger("mjtable.hall")
@@ -43,6 +44,7 @@ class Hall:
         self.on_broker = on_broker
         self.table_numbers = {table_id: n for n, table_id in store.tables().items()}
         self._told: set[str] = set()  # keys whose refusal was logged already
+        self._writing = asyncio.Lock()  # one change of the store at a time (its one connection)
 
     def subscriptions(self) -> list[str]:
         return [*self.board.subscriptions(), f"{self.board.prefix}/+/results/+"]
@@ -62,7 +64,8 @@ class Hall:
 
     async def result(self, client: aiomqtt.Client, topic: str, table_id: str, key: str, payload: bytes) -> None:
         try:
-            new, round_, table = await asyncio.to_thread(self.take, table_id, key, payload)
+            async with self._writing:
+                new, round_, table = await asyncio.to_thread(self.take, table_id, key, payload)
         except Refused as exc:
             if key not in self._told:
                 self._told.add(key)
@@ -78,6 +81,15 @@ class Hall:
             log.info("round %d table %d (%s): result %s again: stored already, nothing changed", round_, table,
                      table_id, key)
         await client.publish(f"{topic}/ack", b"stored", qos=1)
+
+    async def direct(self, op: str, args: dict) -> dict:
+        """A director's change asked on the control socket (controller/hall/director.py),
+        made on the store, then the standings pushed; Refusal."""
+        async with self._writing:
+            reply = await asyncio.to_thread(director.handle, self.store, op, args)
+        log.info("director's %s: %s", op, reply)
+        self.on_result()
+        return reply
 
     def take(self, table_id: str, key: str, payload: bytes) -> tuple[bool, int, int]:
         """Store one result (on the store's thread): (new?, round, table); Refused."""

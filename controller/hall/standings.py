@@ -5,14 +5,16 @@ A table's result names its seats East first (controller/api/mqtt/results.py); th
 seating of that round and table says who sat at each wind, so a result counts for the
 players the hall seated. Totals are the club's (controller/club/totals.py: table points
 and scores summed per person over the finished games, best first), each player keyed by
-his tournament number; the director's corrections are added on top. Players equal in
-table points and score share their position.
+his tournament number; the director's corrections and point penalties
+(controller/hall/penalties.py) are added on top. Players equal in table points and score
+share their position; a disqualified player is ranked at the bottom, below everyone.
 """
 from __future__ import annotations
 
 import csv
+from datetime import datetime, timezone
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO
 
 from controller.club.schedule import TableSeating
@@ -21,7 +23,8 @@ from controller.hall.entry import HallPlayer
 from controller.hall.store import Correction, Result
 
 STANDINGS_COLUMNS = ("position", "number", "first_name", "last_name", "ema_id", "country", "games",
-                     "table_points", "score", "corrections")
+                     "table_points", "score", "corrections", "penalties", "warnings", "disqualified")
+PENALTY_COLUMNS = ("id", "kind", "number", "first_name", "last_name", "round", "table_points", "who", "why", "at")
 ROUND_COLUMNS = ("round", "table", "table_id", "wind", "number", "first_name", "last_name", "score",
                  "table_points", "rank", "ended", "chombo")
 EMA_COLUMNS = ("position", "first_name", "last_name", "ema_id", "table_points", "score", "ema_member", "country")
@@ -35,9 +38,12 @@ class Line:
     position: int
     player: HallPlayer
     games: int
-    table_points: int  # the games' table points and the corrections, in the tables' unit
+    table_points: int  # the games' table points, the corrections and the penalties, in the tables' unit
     score: int
     corrections: int
+    penalties: int = 0     # the point penalties (late, obstruction, ...): 0 or less
+    warnings: int = 0
+    disqualified: bool = False
 
 
 def seated(results: Iterable[Result], seating: Sequence[TableSeating]) -> list[tuple[Result, tuple[int, ...]]]:
@@ -55,18 +61,27 @@ def standings(players: dict[int, HallPlayer], results: Iterable[Result], seating
                       {"scores": [s["score"] for s in winds], "final_scores": [s["table_points"] for s in winds],
                        "ranks": [s["rank"] for s in winds]}))
     totals = {int(t.club_id): t for t in running_totals(games)}
-    corrected: dict[int, int] = {}
+    given: dict[int, dict] = {}  # player -> his corrections' and penalties' sums
     for c in corrections:
-        corrected[c.player] = corrected.get(c.player, 0) + c.points
-    lines = [(players[n], totals[n].games if n in totals else 0,
-              (totals[n].table_points if n in totals else 0) + corrected.get(n, 0),
-              totals[n].score if n in totals else 0, corrected.get(n, 0))
-             for n in players if n in totals or n in corrected or not players[n].substitute]
-    lines.sort(key=lambda x: (-x[2], -x[3], x[0].last_name.casefold(), x[0].first_name.casefold(), x[0].number))
+        mine = given.setdefault(c.player, {"corrections": 0, "penalties": 0, "warnings": 0, "disqualified": False})
+        mine["corrections" if c.kind == "correction" else "penalties"] += c.points
+        mine["warnings"] += c.kind == "warning"
+        mine["disqualified"] |= c.kind == "disqualified"
+    lines = []
+    for n, player in players.items():
+        total, mine = totals.get(n), given.get(n, {})
+        if total is None and not mine and player.substitute:
+            continue  # a substitute who has not played
+        points = (total.table_points if total else 0) + mine.get("corrections", 0) + mine.get("penalties", 0)
+        lines.append(Line(0, player, total.games if total else 0, points, total.score if total else 0,
+                          **{"corrections": 0, **mine}))
+    lines.sort(key=lambda l: (l.disqualified, -l.table_points, -l.score, l.player.last_name.casefold(),
+                              l.player.first_name.casefold(), l.player.number))
     out: list[Line] = []
-    for i, (player, games_played, points, score, correction) in enumerate(lines):
-        tied = out and (out[-1].table_points, out[-1].score) == (points, score)
-        out.append(Line(out[-1].position if tied else i + 1, player, games_played, points, score, correction))
+    for i, line in enumerate(lines):
+        tied = out and (out[-1].disqualified, out[-1].table_points, out[-1].score) == (
+            line.disqualified, line.table_points, line.score)
+        out.append(replace(line, position=out[-1].position if tied else i + 1))
     return out
 
 
@@ -82,8 +97,17 @@ def ema_points(points: int) -> str:
 def standings_rows(lines: Iterable[Line]) -> list[dict]:
     return [{"position": l.position, "number": l.player.number, "first_name": l.player.first_name,
              "last_name": l.player.last_name, "ema_id": l.player.ema_id, "country": l.player.country,
-             "games": l.games, "table_points": l.table_points, "score": l.score, "corrections": l.corrections}
+             "games": l.games, "table_points": l.table_points, "score": l.score, "corrections": l.corrections,
+             "penalties": l.penalties, "warnings": l.warnings, "disqualified": "yes" if l.disqualified else "no"}
             for l in lines]
+
+
+def penalty_rows(players: dict[int, HallPlayer], corrections: Iterable[Correction]) -> list[dict]:
+    """Every correction and penalty the director gave, with who, when and why."""
+    return [{"id": c.id, "kind": c.kind, "number": c.player, "first_name": players[c.player].first_name,
+             "last_name": players[c.player].last_name, "round": c.round, "table_points": c.points, "who": c.who,
+             "why": c.why, "at": datetime.fromtimestamp(c.at, timezone.utc).isoformat(timespec="seconds")}
+            for c in corrections]
 
 
 def round_rows(players: dict[int, HallPlayer], results: Iterable[Result], seating: Sequence[TableSeating],

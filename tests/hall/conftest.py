@@ -44,8 +44,8 @@ def broker(short_tmp):
 class HallProcess:
     """`mjtable hall serve` as the director starts it, on the test's broker; restartable."""
 
-    def __init__(self, folder: Path, broker: Mosquitto) -> None:
-        self.folder, self.broker = folder, broker
+    def __init__(self, folder: Path, broker: Mosquitto, *options: str) -> None:
+        self.folder, self.broker, self.options = folder, broker, options
         (folder / "hall-password").write_text(PASSWORD)
         self.proc: subprocess.Popen | None = None
         self.url = ""
@@ -56,7 +56,8 @@ class HallProcess:
         self.log = self.folder / f"hall.{self.starts}.log"
         with open(self.log, "w") as err:
             self.proc = subprocess.Popen([MJTABLE, "hall", "serve", "--broker", self.broker.url, "--username", "hall",
-                                          "--password-file", "hall-password", "--listen", "127.0.0.1:0"],
+                                          "--password-file", "hall-password", "--listen", "127.0.0.1:0",
+                                          *self.options],
                                          cwd=self.folder, stdout=subprocess.PIPE, stderr=err, text=True)
         line = self.proc.stdout.readline()
         assert line.startswith("hall on http://"), f"{line!r} {self.log.read_text()}"

@@ -1,7 +1,8 @@
 """The hall's page in a real headless Chromium: the standings appear and change when a
 table's result comes in, the tables not yet reported are named, each table's time left
-counts down on its tile, and the director's
-correction is refused without the hall's operator secret and recorded with it."""
+counts down on its tile, the director's
+correction is refused without the hall's operator secret and recorded with it, and a
+player disqualified on the running hall is shown so, at the bottom."""
 from __future__ import annotations
 
 import re
@@ -13,6 +14,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from ..api.mqtt.listener import Listener
 from ..support.browser import chromium
+from .conftest import hall
 from .test_results import GAMES, Table
 
 WAIT = 15.0
@@ -59,4 +61,8 @@ def test_the_standings_live_in_the_browser_and_the_director_needs_the_secret(hal
         form.find_element(By.CSS_SELECTOR, "button").click()
         wait.until(lambda p: p.find_element(By.ID, "answers").text == "correction 1 recorded")
         wait.until(lambda p: next(r for r in rows(p) if r[1] == "Bo Berg")[4] == "5.0")
+        disqualified = hall("penalty", "1", "disqualified", "--who", "A. Referee", "--why", "cheating",
+                            cwd=hall_process.folder)
+        assert disqualified.returncode == 0, disqualified.stderr
+        wait.until(lambda p: rows(p)[-1] == ["8", "Ann Archer (disqualified)", "FRA", "1", "20.2", "35200"])
     print(f"result to the page: {shown * 1000:.0f} ms")

@@ -100,3 +100,61 @@ def test_a_result_the_store_cannot_keep_is_not_confirmed_and_is_taken_when_sent_
     asyncio.run(hall.receive(Client(), topic, payload))  # the table's next republication
     assert published == [topic + "/ack"] and len(store.results()) == 1
     store.close()
+
+
+def test_a_database_of_the_first_schema_keeps_its_corrections_as_corrections(tmp_path):
+    import sqlite3
+
+    from controller.hall.store import HallStore
+
+    old = sqlite3.connect(tmp_path / "hall.db")
+    old.executescript("""
+        CREATE TABLE players (number INTEGER PRIMARY KEY, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
+            ema_id TEXT, country TEXT NOT NULL, ema_member INTEGER NOT NULL, substitute INTEGER NOT NULL);
+        CREATE TABLE corrections (id INTEGER PRIMARY KEY, player INTEGER NOT NULL REFERENCES players(number),
+            round INTEGER, points INTEGER NOT NULL, who TEXT NOT NULL, why TEXT NOT NULL, at REAL NOT NULL);
+        INSERT INTO players VALUES (7, 'Gus', 'Gruber', NULL, 'AUT', 0, 0);
+        INSERT INTO corrections VALUES (1, 7, 2, -2000, 'A. Referee', 'late back', 1.0);
+        PRAGMA user_version = 1;""")
+    old.close()
+    store = HallStore(tmp_path / "hall.db")
+    try:
+        assert [(c.points, c.kind) for c in store.corrections()] == [(-2000, "correction")]
+        store.correct(7, -8000, "A. Referee", "obstruction", kind="points")
+        lines = standings(store.players(), [], [], store.corrections())
+        assert (lines[0].corrections, lines[0].penalties, lines[0].table_points) == (-2000, -8000, -10000)
+    finally:
+        store.close()
+
+
+def test_the_store_takes_its_threads_writes_one_at_a_time(tmp_path):
+    """The running hall writes from several threads on its one connection: the broker's
+    results, the director's changes and the page's correction (asyncio.to_thread each)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from controller.hall.entry import parse_tournament
+    from controller.hall.store import HallStore
+
+    from .doc import doc_block
+
+    store = HallStore(tmp_path / "hall.db")
+    store.enter(parse_tournament(doc_block("number,first_name"), "players.csv", doc_block("key,value"), "header.csv",
+                                 doc_block("number,table_id"), "tables.csv", doc_block("1-2-3-4"), "seating.txt"))
+    winds = [{"seat": s, "score": 30000, "table_points": 0, "rank": 1} for s in range(4)]
+
+    def results(n: int) -> None:
+        for i in range(200):
+            store.add_result(f"k{n}-{i}", "demo-1", 1, 1, {"winds": winds})
+
+    def corrections(n: int) -> None:
+        for i in range(200):
+            store.correct(1, -1000, "A. Referee", f"{n}-{i}")
+
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            for done in [pool.submit(results, 1), pool.submit(corrections, 2), pool.submit(results, 3),
+                         pool.submit(corrections, 4)]:
+                done.result()
+        assert len(store.results()) == 400 and len(store.corrections()) == 400
+    finally:
+        store.close()

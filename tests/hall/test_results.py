@@ -46,6 +46,16 @@ class Table:
         wait_for(lambda: self.acks(key) >= count, f"the hall to confirm {key}", 20)
 
 
+def play_the_doc_s_games(broker) -> None:
+    """docs/HALL.md's four games, each sent by its table and confirmed by the hall."""
+    one, two = Table(broker, "demo-1"), Table(broker, "demo-2")
+    with one.mqtt, two.mqtt:
+        for n, (round_, _, table_id, winds) in enumerate(GAMES):
+            (one if table_id == "demo-1" else two).send(f"k{n}", winds, round_)
+        for n, (_, _, table_id, _) in enumerate(GAMES):
+            (one if table_id == "demo-1" else two).wait_ack(f"k{n}")
+
+
 def cells(row) -> list:
     """A row's cells as numbers where they are numbers (a sheet keeps 45.0 as 45), the
     empty ones as "", the trailing empty ones left out."""
@@ -104,12 +114,7 @@ def test_the_xlsx_workbook_has_the_rows_of_the_csv(hall_process, broker):
     from openpyxl import load_workbook
 
     hall_process.start()
-    one, two = Table(broker, "demo-1"), Table(broker, "demo-2")
-    with one.mqtt, two.mqtt:
-        for n, (round_, _, table_id, winds) in enumerate(GAMES):
-            (one if table_id == "demo-1" else two).send(f"k{n}", winds, round_)
-        for n, (_, _, table_id, _) in enumerate(GAMES):
-            (one if table_id == "demo-1" else two).wait_ack(f"k{n}")
+    play_the_doc_s_games(broker)
     hall_process.stop()
     assert hall("export", "ema-xlsx", "--out", "results.xlsx", cwd=hall_process.folder).returncode == 0
     sheet = load_workbook(hall_process.folder / "results.xlsx").active

@@ -2,7 +2,8 @@
 
 Each table's user may only write its own tree (`mjtable/<table>/...`) and its own
 discovery configs, and read its own command topic; `floor` reads everything; `operator`
-may send commands to any table. It is the ACL docs/INSTALL.md shows.
+may send commands to any table; `hall` confirms results; `director` sends the hall's
+orders to every table. It is the ACL docs/INSTALL.md shows.
 """
 from __future__ import annotations
 
@@ -30,10 +31,13 @@ user operator
 topic write mjtable/+/command
 topic read mjtable/+/command/reply
 
-# the tournament hall (docs/HALL.md) reads every table, confirms results and commands the tables
+# the tournament hall's service (docs/HALL.md) reads every table and confirms results
 user hall
 topic read mjtable/#
 topic write mjtable/+/results/+/ack
+
+# the tournament director's orders to the tables (mjtable hall tables, the hall page's)
+user director
 topic write mjtable/+/command
 topic read mjtable/+/command/reply
 
@@ -96,7 +100,7 @@ class Mosquitto:
 
     def _write_passwords(self) -> None:
         self.passwords.write_text("")
-        for user in ("floor", "operator", "hall", *self.users):
+        for user in ("floor", "operator", "hall", "director", *self.users):
             subprocess.run([MOSQUITTO_PASSWD, "-b", str(self.passwords), user, PASSWORD], check=True,
                            capture_output=True)
 

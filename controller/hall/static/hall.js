@@ -9,7 +9,8 @@ function standings(m) {
   body.replaceChildren(...m.standings.map((r) => {
     const tr = document.createElement("tr");
     tr.dataset.number = r.number;
-    for (const v of [r.position, `${r.first_name} ${r.last_name}`, r.country, r.games, r.table_points, r.score]) {
+    const name = `${r.first_name} ${r.last_name}` + (r.disqualified === "yes" ? " (disqualified)" : "");
+    for (const v of [r.position, name, r.country, r.games, r.table_points, r.score]) {
       const td = document.createElement("td");
       td.textContent = v;
       tr.append(td);
