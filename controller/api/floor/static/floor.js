@@ -236,12 +236,14 @@ async function begin() {
   document.documentElement.lang = language;
   for (const e of document.querySelectorAll("[data-i18n]")) e.textContent = say(e.dataset.i18n);
   document.getElementById("sound").title = say("floor.sound_title");
-  const select = document.getElementById("language");
-  for (const [lang, name] of Object.entries(LANGUAGES)) select.append(new Option(name, lang, false, lang === language));
-  select.addEventListener("change", () => {
-    localStorage.setItem("mjtable-language", select.value);
-    location.reload();
-  });
+  const select = document.getElementById("language");  // none on the hall's page, which embeds the floor
+  if (select) {
+    for (const [lang, name] of Object.entries(LANGUAGES)) select.append(new Option(name, lang, false, lang === language));
+    select.addEventListener("change", () => {
+      localStorage.setItem("mjtable-language", select.value);
+      location.reload();
+    });
+  }
   start();
 }
 
