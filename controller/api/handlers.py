@@ -86,8 +86,8 @@ class Service:
         next game begins once it is done, or is refused, saying why, if that takes too long."""
         if not await self.controller.game.ended(FINAL_SHOWN_WITHIN):
             raise Refusal("not_allowed", f"the last game's final standings are still being stored and shown "
-                                         f"(more than {FINAL_SHOWN_WITHIN:g} s so far); `mjtable status` shows "
-                                         f"why, then start again")
+                                         f"(more than {FINAL_SHOWN_WITHIN:g} s so far); the table's status says "
+                                         f"why; start again once it is done")
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():
