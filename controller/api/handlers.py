@@ -43,6 +43,7 @@ class Service:
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self.table_number = table_number  # in a tournament's schedule (table.number); None: not in one
+        self.page_url: str | None = None  # the web page's address once it is served (the `qr` op draws it)
         self.starting = asyncio.Lock()  # one start at a time: the next finds the first's game running
         self.maintenance = maintenance or Maintenance(controller.table, controller.sm, controller.reminders)
         controller.subscribe(self._on_event)
