@@ -10,10 +10,12 @@ says why in the doc (doc_blocks.py); test_blocks_not_run lists them.
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
 import select
+import shlex
 import shutil
 import signal
 import subprocess
@@ -26,6 +28,7 @@ import pytest
 
 from controller.api.client import Client, ClientError
 from controller.api.web.secret import hash_secret
+from controller.cli import build_parser
 
 from ..support.mosquitto import PASSWORD, Mosquitto, free_port
 from ..support.processes import MJTABLE, stop_in_order, wait_for
@@ -294,3 +297,42 @@ def test_yaml_blocks_are_yaml():
             except yaml.YAMLError as exc:
                 broken.append(f"{block.where}: {exc}")
     assert not broken, "\n".join(broken)
+
+
+def test_every_mjtable_line_names_its_commands_and_options():
+    """Run or not (a synopsis, a block for the board), each `mjtable` line of a shell block
+    names commands and options the CLI has: a renamed option fails here too."""
+    wrong = [f"{block.where}: {command.text}: {problem}" for doc in DOCS for block in blocks(doc)
+             if block.info in SHELL for command in commands(block) for segment in _segments(command.text)
+             if (problem := _unknown(segment))]
+    assert not wrong, "\n".join(wrong)
+
+
+def _segments(line: str) -> list[list[str]]:
+    """The `mjtable` commands of a line: split at the shell's `&&`, `;`, `|` and redirections."""
+    words = shlex.split(line.replace("[", " ").replace("]", " "))
+    found, current = [], []
+    for word in [*words, ";"]:
+        if word in ("&&", "||", ";", "|", ">", ">>", "<"):
+            if current and Path(current[0]).name == "mjtable":
+                found.append(current[1:])
+            current = []
+        else:
+            current.append(word)
+    return found
+
+
+def _unknown(words: list[str]) -> str | None:
+    parser = build_parser(words or ["--help"])
+    for word in (w for w in words if w != "..."):  # `...`: options left out, as the prose says
+        if word.startswith("-"):
+            break
+        chooser = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+        if chooser is None:
+            break
+        if word not in chooser.choices:
+            return f"no command {word!r} (known: {', '.join(chooser.choices)})"
+        parser = chooser.choices[word]
+    known = {option for action in parser._actions for option in action.option_strings}
+    unknown = [w.split("=")[0] for w in words if w.startswith("--") and w.split("=")[0] not in known]
+    return f"no option {', '.join(unknown)}" if unknown else None
