@@ -280,7 +280,6 @@ NOT_RUN = [
     ("INSTALL.md", "as root (the file belongs to the service's user)"),
     ("INSTALL.md", "as root (the file is made read-only before it is written)"),
     ("INSTALL.md", "as root, on the board"),
-    ("SESSIONS.md", "the games between the commands are played at the table"),
     ("SIMULATOR.md", "a summary of the simulator's calls, not a program (tests/sim runs them)"),
     ("WEB.md", "runs browser tests of this suite"),
 ]
