@@ -23,7 +23,7 @@ PYTHON = {"python"}
 DATA = {"text", "json", "yaml", "csv", "c", "nginx", "mermaid"}
 
 _FENCE = re.compile(r"^(\s*)```(.*)$")
-_MARK = re.compile(r"^\s*<!--\s*(not run|file):\s*(.+?)\s*-->\s*$")
+_MARK = re.compile(r"^\s*<!--\s*(not run|run with|file):\s*(.+?)\s*-->\s*$")
 
 
 @dataclass
@@ -33,6 +33,7 @@ class Block:
     info: str  # the info string's first word
     text: str  # dedented
     not_run: str | None = None  # the reason given in the doc
+    run_with: str | None = None  # the table's state it needs: `a hand in play`, `no game in play`
     file: str | None = None  # the data file this block is
 
     @property
@@ -57,10 +58,8 @@ def blocks(doc: Path) -> list[Block]:
         i += 1
         block = Block(doc, start + 1, fence.group(2).strip().split(" ")[0], textwrap.dedent("\n".join(body)) + "\n")
         mark = _MARK.match(lines[start - 1]) if start else None
-        if mark and mark.group(1) == "not run":
-            block.not_run = mark.group(2)
-        elif mark:
-            block.file = mark.group(2)
+        if mark:
+            setattr(block, mark.group(1).replace(" ", "_"), mark.group(2))
         found.append(block)
     return found
 

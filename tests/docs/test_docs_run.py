@@ -40,8 +40,6 @@ SERVER_START = 15.0  # a server's first line (its address) within this
 UNTIL_CTRL_C = 2.0  # how long a command shown "until Ctrl-C" runs before it gets one
 SERVERS = ("mjtable sim ", "mjtable floor ", "mjtable hall serve ", "mjtable run")
 PRINTS = re.compile(r"prints e\.g\. (\S+?)[,;]?(?:\s|$)")
-# `<!-- run with: STATE -->` before a fence: the table is brought there first
-RUN_WITH = re.compile(r"^\s*<!--\s*run with:\s*(.+?)\s*-->\s*$")
 
 
 class UserFolder:
@@ -218,14 +216,6 @@ def _shown(expected: str, printed: str) -> bool:
     return any(re.fullmatch(pattern, " ".join(line.split())) for line in printed.splitlines())
 
 
-def _run_with(block: Block) -> str | None:
-    lines = block.doc.read_text().splitlines()
-    for above in reversed(lines[max(0, block.line - 3):block.line - 1]):
-        if match := RUN_WITH.match(above):
-            return match.group(1)
-    return None
-
-
 RUNNABLE = [doc for doc in DOCS if any(b.info in SHELL | PYTHON and not b.not_run for b in blocks(doc))]
 
 
@@ -239,8 +229,8 @@ def test_doc_runs_as_shown(doc, short_tmp):
                 user.write_file(block)
             if block.not_run or block.info not in SHELL | PYTHON:
                 continue
-            if state := _run_with(block):
-                user.bring_to(state)
+            if block.run_with:
+                user.bring_to(block.run_with)
             (user.run_shell if block.info in SHELL else user.run_python)(block)
     finally:
         user.stop()
