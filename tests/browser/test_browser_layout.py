@@ -62,7 +62,8 @@ def test_no_tab_scrolls_sideways_on_a_phone_and_the_journal_scores_are_on_screen
             if os.environ.get("MJTABLE_SCREENSHOTS"):
                 browser.save_screenshot(str(IMAGES / f"{tab}-{size[0]}x{size[1]}.png"))
         page.tab("journal")
-        heads = [th.text for th in page.all("#journal-view thead th")]
+        # opening the tab loads the journal again: read its heads once drawn (page.wait looks again if redrawn)
+        heads = page.wait(lambda: [th.text for th in page.all("#journal-view thead th")], "the journal's heads")
         assert "honba" in heads and "riichi" in heads, heads
         assert all(name in " ".join(heads) for name in PLAYERS[:4]), heads
         page.tab("operator")
