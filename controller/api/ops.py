@@ -121,8 +121,7 @@ def _named_ruleset(name: str, folder) -> tuple[R.RuleSet, str]:
         return R.load_ruleset(ref), ref  # on the loop, but bounded: at most 64 KB
     except R.ConfigError as exc:  # where, not what: the reply never quotes a file
         raise Refusal("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
-                       f"its file needs correcting on the table's controller (check-config there names "
-                       f"every problem)") from None
+                       f"correct its file on the table's controller") from None
 
 
 async def _round_seating(service, round_: int, rules: R.RuleSet, players, seating, dealer):

@@ -303,12 +303,13 @@ _HINTS = (
     ("resume carries on", "mjtable resume"),
     ("then retry, which stores it", "mjtable retry"),
     ("nothing changed; start the next game", "mjtable start"),
+    ("correct its file on the table's controller", "mjtable check-config FILE"),
 )
 
 
 def command_hint(message: str) -> str:
-    commands = [command for phrase, command in _HINTS if phrase in message]
-    return f" (`{commands[0]}`)" if commands else ""
+    command = next((command for phrase, command in _HINTS if phrase in message), None)
+    return f" (`{command}`)" if command else ""
 
 
 def run(args: argparse.Namespace) -> int:
