@@ -69,13 +69,16 @@ class UserFolder:
     # -- the table ---------------------------------------------------------------------
 
     def start_table(self) -> None:
-        shutil.copytree(ROOT / "config", self.folder / "config", ignore=shutil.ignore_patterns("var", "__pycache__", "rulesets"))
+        # the repository's config/ (its rule-set folder is the presets' own, as in the repository)
+        shutil.copytree(ROOT / "config", self.folder / "config", ignore=shutil.ignore_patterns("var", "__pycache__",
+                                                                                             "rulesets"))
+        (self.folder / "config" / "rulesets").symlink_to(ROOT / "config" / "rulesets")
         sim = self._popen([MJTABLE, "sim", "--pty", "--speed", "2000"], name="table-sim")
         port = self._first_line(sim, "the table's simulator")
         host, port_number = self.web.removeprefix("http://").split(":")
         text = self.config.read_text().replace("socket://127.0.0.1:7700", port)
-        self.config.write_text(text + f"web: {{listen: '{host}:{port_number}', operator_secret: '{hash_secret(SECRET)}'}}\n"
-                               "table: {number: 7}\n")
+        web = f"web: {{listen: '{host}:{port_number}', operator_secret: '{hash_secret(SECRET)}'}}\n"
+        self.config.write_text(text + web + "table: {number: 7}\n")
         run = self._popen([MJTABLE, "run"], name="table-run")
         client = Client(self.folder / "config" / "var" / "mjtable.sock", timeout=5)
 
