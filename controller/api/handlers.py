@@ -43,6 +43,7 @@ class Service:
         self.starting_dealer = starting_dealer
         self.rulesets = rulesets  # the folder `start` may name rule sets of (besides the presets)
         self.table_number = table_number  # in a tournament's schedule (table.number); None: not in one
+        self.page_url: str | None = None  # the web page's address once it is served (the `qr` op draws it)
         self.starting = asyncio.Lock()  # one start at a time: the next finds the first's game running
         self.maintenance = maintenance or Maintenance(controller.table, controller.sm, controller.reminders)
         controller.subscribe(self._on_event)
@@ -86,8 +87,8 @@ class Service:
         next game begins once it is done, or is refused, saying why, if that takes too long."""
         if not await self.controller.game.ended(FINAL_SHOWN_WITHIN):
             raise Refusal("not_allowed", f"the last game's final standings are still being stored and shown "
-                                         f"(more than {FINAL_SHOWN_WITHIN:g} s so far); `mjtable status` shows "
-                                         f"why, then start again")
+                                         f"(more than {FINAL_SHOWN_WITHIN:g} s so far); the table's status says "
+                                         f"why; start again once it is done")
 
     def _on_event(self, event: dict) -> None:
         if event["event"] == "button" and event["name"] == "start" and self.controller.sm.may_start_game():

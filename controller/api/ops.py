@@ -21,6 +21,7 @@ from firmware_protocol.codes import Code
 
 from controller.errors import Refusal
 from controller.game.faults import remedy
+from controller.api.qr import qr_svg
 from controller.club.journal import game_journal
 from controller.club.players import SEATINGS
 from controller.game.clock import check_time_limit
@@ -120,7 +121,7 @@ def _named_ruleset(name: str, folder) -> tuple[R.RuleSet, str]:
         return R.load_ruleset(ref), ref  # on the loop, but bounded: at most 64 KB
     except R.ConfigError as exc:  # where, not what: the reply never quotes a file
         raise Refusal("bad_request", f"the rule set {name!r} is not valid: {exc.places()}; "
-                       f"see `mjtable check-config {ref}`") from None
+                       f"correct its file on the table's controller") from None
 
 
 async def _round_seating(service, round_: int, rules: R.RuleSet, players, seating, dealer):
@@ -251,6 +252,15 @@ async def _preview(service, hand: int, result: dict) -> dict:
     return service.controller.results.preview(hand, result)
 
 
+# ---- the page ----
+
+async def _qr(service) -> dict:
+    """The page's address drawn as a QR code, for the operator to show the players' phones."""
+    if service.page_url is None:
+        raise Refusal("not_allowed", "the table's page is not served, so it has no address to show")
+    return {"url": service.page_url, "svg": qr_svg(service.page_url)}
+
+
 async def _score_tiles(service, hand: int, result: dict) -> dict:
     return service.controller.results.by_tiles(hand, result)
 
@@ -308,5 +318,6 @@ TABLE: tuple[Op, ...] = (
         lambda v: isinstance(v, dict) and v.get("kind") in ("ron", "tsumo") and isinstance(v.get("winners"), list),
         'a win (\"kind\" ron or tsumo) whose winners give \"tiles\" for their han and fu')},
        role="player", read=True),
+    Op("qr", _qr, role="operator", read=True),
 )
 BY_NAME: dict[str, Op] = {op.name: op for op in TABLE}

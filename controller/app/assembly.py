@@ -141,6 +141,7 @@ class Application:
         web = server.WebServer(self.service, server.WebSettings(plan.host, port, plan.spectators, plan.url,
                                                                 plan.rulesets), self.access, self.metrics)
         await web.start()
+        self.service.page_url = web.url
         return web
 
     @property

@@ -249,7 +249,7 @@ def spans(numbers: Iterable[int], what: str = "") -> str:
 def not_scheduled(rounds: dict[int, list[int]], round_: int, table: int) -> str:
     """Why the schedule (round -> its tables) has no seating for ``table`` in ``round_``."""
     if not rounds:
-        return "no schedule is imported: `mjtable schedule import --players PLAYERS.csv SCHEDULE.csv` first"
+        return "no schedule is imported: import the tournament's players and schedule first"
     if round_ not in rounds:
         return f"the schedule has no round {round_} (it has {spans(rounds, 'round')})"
     return f"the schedule seats {spans(rounds[round_], 'table')} in round {round_}, not table {table}"
@@ -258,7 +258,7 @@ def not_scheduled(rounds: dict[int, list[int]], round_: int, table: int) -> str:
 def import_warnings(schedule: Schedule, table: int | None) -> list[str]:
     """What an import accepted but the director should know about this table."""
     if table is None:
-        return ["this table has no number (table.number in the table config): `mjtable start --round N` "
+        return ["this table has no number (table.number in the table config): starting a round "
                 "needs it to find its seats"]
     if not schedule.rounds_at(table):
         return [f"the schedule never seats table {table} (it seats {spans((t.table for t in schedule.tables), 'table')}): "

@@ -35,7 +35,7 @@ async def chosen_session(call: StoreCall, session_id: int | None) -> Session:
     there is none such."""
     sessions = await call("sessions")
     if not sessions:
-        raise Refusal("not_allowed", "no session yet: start one with `mjtable session start`")
+        raise Refusal("not_allowed", "no session yet: start one first")
     if session_id is None:
         return await call("open_session") or sessions[-1]
     known = {s.id: s for s in sessions}
@@ -126,7 +126,7 @@ class ClubSessions:
         async with self._changing:
             if self.open is not None:
                 raise Refusal("not_allowed", f"session {self.open.id}{_called(self.open)} is open (since "
-                                             f"{self.open.started_at}); end it first (`mjtable session end`)")
+                                             f"{self.open.started_at}); end it first")
             session = await self._write("start_session", name, show_totals=show_totals)
             self.open, self.games = session, 0
         log.info("session %d%s started%s", session.id, _called(session),

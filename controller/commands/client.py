@@ -286,10 +286,31 @@ def answer(args: argparse.Namespace, request: Callable[[Client], dict], timeout:
         return request(Client(path, timeout=timeout))
     except ClientError as exc:
         where = f"; that is the api.socket of {config}" if config and not isinstance(exc, RequestError) else ""
-        print(f"mjtable {args.command}: {exc}{where}", file=sys.stderr)
+        print(f"mjtable {args.command}: {exc}{where}{command_hint(str(exc))}", file=sys.stderr)
     except CommandError as exc:
-        print(f"mjtable {args.command}: {exc}", file=sys.stderr)
+        print(f"mjtable {args.command}: {exc}{command_hint(str(exc))}", file=sys.stderr)
     return None
+
+
+# The API's refusals say what to do in words, to every client; at the console the command
+# that does it is added (the phrase of the refusal: the command).
+_HINTS = (
+    ("no session yet: start one first", "mjtable session start"),
+    ("); end it first", "mjtable session end"),
+    ("start a game with its time limit first", "mjtable start --time-limit"),
+    ("give the start signal first", "mjtable signal start"),
+    ("import the tournament's players and schedule first", "mjtable schedule import"),
+    ("resume it first", "mjtable resume"),
+    ("resume carries on", "mjtable resume"),
+    ("then retry, which stores it", "mjtable retry"),
+    ("nothing changed; start the next game", "mjtable start"),
+    ("correct its file on the table's controller", "mjtable check-config FILE"),
+)
+
+
+def command_hint(message: str) -> str:
+    command = next((command for phrase, command in _HINTS if phrase in message), None)
+    return f" (`{command}`)" if command else ""
 
 
 def run(args: argparse.Namespace) -> int:

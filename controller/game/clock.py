@@ -161,14 +161,14 @@ class GameClock:
         if signal not in SIGNALS:
             raise Refusal("bad_request", f"signal must be one of {', '.join(SIGNALS)}")
         if self.limit is None or self.in_play.state is None:
-            raise Refusal("not_allowed", "no game on the clock is in play; start one with `mjtable start --time-limit`")
+            raise Refusal("not_allowed", "no game on the clock is in play; start a game with its time limit first")
         if self.in_play.state.finished:
             raise Refusal("not_allowed", "the game is over: the session's clock has stopped")
         given = self._signal(signal)
         if given is not None:
             raise Refusal("not_allowed", f"the {signal} signal was given already, at {iso(given['at'])}")
         if signal == "warning" and not self._started.is_set():
-            raise Refusal("not_allowed", "the session has not begun: give the start signal first (`mjtable signal start`)")
+            raise Refusal("not_allowed", "the session has not begun: give the start signal first")
 
     def _signal(self, name: str) -> dict[str, Any] | None:
         return next((s for s in self.signals if s["signal"] == name), None)

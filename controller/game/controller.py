@@ -170,7 +170,7 @@ class Controller:
         if self.state is not None and not self.state.finished:
             raise Refusal("not_allowed", f"a game is running (state {self.sm.state}); abandon it first")
         if self.sm.is_motion_paused():
-            raise Refusal("not_allowed", "the table is paused; `resume` first, then start")
+            raise Refusal("not_allowed", "the table is paused; resume it first, then start")
         if self.sm.is_motion_fault():  # the last game's end not stored yet, or a bug stopped it
             raise Refusal("not_allowed", f"the table is stopped by its fault ({self.fault.describe()}): "
                                          f"{remedy(self.fault.code)}")
@@ -294,18 +294,18 @@ class Controller:
 
     def _why_no_pause(self) -> str:
         if self.sm.is_motion_paused():
-            return "cannot pause while paused: the table is stopped already; `resume` carries on"
+            return "cannot pause while paused: the table is stopped already; resume carries on"
         if self.sm.is_motion_fault():
-            # The fault stopped all motion; only `retry` (after seeing to it) moves anything.
+            # The fault stopped all motion; only a retry (after seeing to it) moves anything.
             return (f"the table is stopped already by its fault ({self.fault.describe()}); nothing moves until "
-                    f"`retry`: {remedy(self.fault.code)}")
+                    f"it is retried: {remedy(self.fault.code)}")
         return (f"cannot pause while {self.sm.state}: the table cannot be reached; its watchdog stops all "
                 f"motion once the controller is silent")
 
     async def resume(self) -> None:
         if not self.sm.is_motion_paused():
             raise Refusal("not_allowed", "the table is not paused")
-        again = "`resume` again once the table answers (status no longer says `reconnecting`)"
+        again = "resume again once the table answers (its status no longer says reconnecting)"
         if self.recovery.active:
             raise Refusal("not_allowed", f"the link to the table is being restored: it stays paused; {again}")
         try:
@@ -327,8 +327,8 @@ class Controller:
 
     def retry(self) -> None:
         if self.sm.is_motion_paused():
-            raise Refusal("not_allowed", "the table is paused, which is no fault; `resume` carries on"
-                                         + (" (then `retry` for the fault)" if self.fault else ""))
+            raise Refusal("not_allowed", "the table is paused, which is no fault; resume carries on"
+                                         + (" (then retry for the fault)" if self.fault else ""))
         if self.fault is None and not self.sm.is_motion_fault():
             raise Refusal("not_allowed", f"there is no fault to retry (state {self.sm.state}); nothing to do")
         self.faults.operator.set()

@@ -169,7 +169,7 @@ class GameRecord:
         kept = f"; the result of hand {seq} is kept, not stored" if self.results.stored is not None else ""
         self.results.fail_stored(Refusal(
             "store_failed", f"{exc}; hand {seq} is not settled (its result is kept): free space on that disk, "
-                            f"then `mjtable retry` stores it"))
+                            f"then retry, which stores it"))
         return StoreFailed(f"{exc}{kept}")
 
     async def _adopt_stored_hand(self) -> "Settled":

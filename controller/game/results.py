@@ -140,7 +140,7 @@ class Results:
         duplicate = self.taken(seq)
         if self._after_game_over(seq, result):
             raise Refusal("not_allowed", f"the game is over (after hand {g.settled}): no hand waits for a result; "
-                                         f"nothing changed; `mjtable start` begins the next game")
+                                         f"nothing changed; start the next game")
         if not duplicate:
             self.submit(seq, result)
         if seq > g.settled:  # taken, not stored yet

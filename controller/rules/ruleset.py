@@ -455,7 +455,9 @@ def find_ruleset(name: str, folder: Path | None) -> str:
     stem = name.removesuffix(".yaml")
     if _NAME.fullmatch(stem):
         if folder is not None and is_file(folder / f"{stem}.yaml"):
-            return str(folder / f"{stem}.yaml")
+            mine = folder / f"{stem}.yaml"
+            # the shipped config's folder is the presets' own (a table run from the repository)
+            return stem if mine.resolve() == (PRESETS_DIR / f"{stem}.yaml").resolve() else str(mine)
         if stem in preset_names():
             return stem
     mine = folder_rulesets(folder)

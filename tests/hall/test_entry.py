@@ -8,7 +8,7 @@ from .conftest import doc_block, enter, hall
 def test_the_tournament_of_the_doc_is_entered(files):
     done = enter(files)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == doc_block("mjtable hall import --players").splitlines()[1] + "\n"
+    assert done.stdout == doc_block("$ mjtable hall import --players").splitlines()[1] + "\n"
     standings = hall("standings", cwd=files)
     # eight players at 0.0, the substitute who has not played left out
     assert standings.returncode == 0 and len(standings.stdout.splitlines()) == 8

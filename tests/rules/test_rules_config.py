@@ -134,8 +134,12 @@ def test_example_table_config_loads_with_paths_relative_to_it(tmp_path):
     assert config.ruleset.name == "ema-2016" and config.display_mode == "difference"
     assert config.database == tmp_path / "var" / "mjtable.db"
     assert config.socket == tmp_path / "var" / "mjtable.sock"
-    assert config.profile == tmp_path / "tables" / "four-port.yaml"
+    assert config.profile == SHIPPED_CONFIG.parent / "tables" / "four-port.yaml"  # by name: the config copied alone loads
     assert config.starting_dealer == "draw"
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    own = table_dir(mine, edited(("profile: four-port ", "profile: tables/four-port.yaml "), text=TABLE_TEXT))
+    assert load_table_config(own).profile == mine / "tables" / "four-port.yaml"
 
 
 def test_table_config_takes_a_ruleset_file_relative_to_it(tmp_path):
@@ -169,7 +173,7 @@ def test_starting_dealer_must_play_in_sanma(tmp_path):
 
 
 def test_missing_profile_is_reported(tmp_path):
-    path = table_dir(tmp_path)
+    path = table_dir(tmp_path, edited(("profile: four-port ", "profile: tables/four-port.yaml "), text=TABLE_TEXT))
     (tmp_path / "tables" / "four-port.yaml").unlink()
     with pytest.raises(ConfigError, match="profile: 'tables/four-port.yaml': no such file"):
         load_table_config(path)

@@ -41,6 +41,7 @@ IN_PLAY = [
     ("session_show", {}, 409),
     ("signal", {"signal": "start"}, 409),
     ("schedule_import", {"players": "Ann", "tables": []}, 400),
+    ("qr", {}, 200),
 ]
 
 

@@ -30,6 +30,7 @@ class RunningWeb(RunningService):
         deal_pins(self.controller.subscribe, self.controller.displays, self.controller.background.spawn, self.access)
         self.web = WebServer(self.service, WebSettings("127.0.0.1", 0, self.spectators), self.access)
         await self.web.start()
+        self.service.page_url = self.web.url
 
     def stop(self) -> None:
         if not self.stopped:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 
 from ...support.processes import MJTABLE
 
@@ -39,3 +40,12 @@ def test_a_fast_demo_prints_plain_lines_without_the_live_views_library(tmp_path)
     modules = imported_by("demo", "--fast", cwd=tmp_path)
     assert "controller.commands.plain_view" in modules
     assert loaded(modules, "rich") == set()
+
+
+
+def test_the_op_table_imports_the_qr_library_with_the_first_code_asked_for(tmp_path):
+    """segno stays out of the controller's memory until the operator's tab asks for the QR code."""
+    probe = ("import sys, controller.api.ops as ops; before = 'segno' in sys.modules; "
+             "ops.qr_svg('http://table-3.local:8080/'); print(before, 'segno' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert proc.stdout.split() == ["False", "True"], proc.stderr

@@ -50,7 +50,7 @@ def test_mjtable_pause_stops_the_rising_walls_and_resume_raises_them(procs, shor
     stop = names.index(("cmd", "stop"))
     assert ("cmd", "raise_walls") in names[:stop] and ("event", "walls_raised") not in names
     refused = cli(socket, "retry")
-    assert refused.returncode == 1 and "`resume` carries on" in refused.stderr
+    assert refused.returncode == 1 and "resume carries on (`mjtable resume`)" in refused.stderr
 
     assert cli(socket, "resume").returncode == 0
     in_play(run, 1)

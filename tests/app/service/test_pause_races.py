@@ -81,7 +81,7 @@ def test_resume_as_the_line_is_cut_is_refused_with_what_to_do_and_the_table_stay
     table.wait(5)
     resumed = cli(path, "resume")
     assert resumed.returncode == 1, resumed.stdout
-    assert "stays paused" in resumed.stderr and "`resume` again" in resumed.stderr, resumed.stderr
+    assert "stays paused" in resumed.stderr and "resume again once the table answers" in resumed.stderr, resumed.stderr
     assert "internal" not in resumed.stderr
     held = status(path)
     assert held["state"] in ("paused", "reconnecting") and held["waiting_for"] in ("resume", "result")

@@ -175,7 +175,7 @@ def test_pause_holds_the_hand_and_resume_carries_on(in_play):
     assert in_play.status()["state"] == "paused"
     with unchanged(in_play):
         for op, args, words in [("riichi", {"seat": 0}, "during play"), ("pause", {}, "while paused"),
-                                ("kan", {}, "during play"), ("retry", {}, "`resume` carries on")]:
+                                ("kan", {}, "during play"), ("retry", {}, "resume carries on")]:
             with pytest.raises(RequestError) as refused:
                 in_play.request(op, **args)
             assert refused.value.code == "not_allowed" and words in refused.value.message, op

@@ -43,7 +43,8 @@ def test_start_takes_presets_and_the_rule_set_folder_only(procs, short_tmp):
         refused(socket, path, "no rule set named", "allowed: a preset", "ema-2016", str(folder), "house")
     refused(socket, "fifo", "no rule set named")  # not a regular file: never opened, so nothing blocks
     refused(socket, "leak", "is not valid", "line 1 (the file)")
-    refused(socket, "broken", "is not valid", "dora.kan_step", "mjtable check-config")
+    refused(socket, "broken", "is not valid", "dora.kan_step",
+            "; correct its file on the table's controller (`mjtable check-config FILE`)")  # the hint: the CLI's
 
     assert start(socket, "house").returncode == 0
     assert run.client.request("status")["ruleset"] == str(folder / "house.yaml")

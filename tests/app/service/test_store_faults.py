@@ -121,7 +121,7 @@ def test_a_full_disk_refuses_the_result_as_a_fault_and_retry_stores_it(in_play):
         pytest.fail(f"{HANDS_TO_FILL} hands stored on a full disk")
     assert refused.code == "store_failed"
     assert "disk full" in refused.message and f"hand {seq} is not settled" in refused.message
-    assert "mjtable retry" in refused.message
+    assert refused.message.endswith("free space on that disk, then retry, which stores it")
 
     status = in_play.status()
     assert status["state"] == "fault" and status["fault_code"] == 305

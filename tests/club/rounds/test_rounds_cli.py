@@ -154,7 +154,7 @@ def test_the_import_says_what_it_took_and_where_this_table_plays(tournament):
     _, seen = tournament
     imported = seen["imported"]
     assert imported.returncode == 0, imported.stderr
-    assert imported.stdout.strip() == doc_block("mjtable schedule import --players").splitlines()[1]
+    assert imported.stdout.strip() == doc_block("$ mjtable schedule import --players").splitlines()[1]
     assert imported.stdout.strip() == "imported 8 players, rounds 1-3; table 7 plays in rounds 1-2"
     assert imported.stderr == ""
 

@@ -122,7 +122,7 @@ def test_the_api_form_is_the_files_content_and_is_checked_the_same_way():
 
 
 def test_a_start_the_schedule_cannot_seat_says_why():
-    assert S.not_scheduled({}, 1, 7).startswith("no schedule is imported: `mjtable schedule import")
+    assert S.not_scheduled({}, 1, 7) == "no schedule is imported: import the tournament's players and schedule first"
     assert S.not_scheduled({1: [1, 2], 2: [1, 2]}, 3, 7) == "the schedule has no round 3 (it has rounds 1-2)"
     assert S.not_scheduled({1: [1, 2, 3, 4, 5, 6], 3: [1, 2, 3, 4, 5, 6]}, 3, 7) == (
         "the schedule seats tables 1-6 in round 3, not table 7")

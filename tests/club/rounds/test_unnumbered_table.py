@@ -15,7 +15,7 @@ def test_a_table_without_a_number_takes_a_schedule_but_starts_no_round(service):
     reply = service.request("schedule_import", players=players, tables=[[1, 7, 1, 2, 3, 4]])
     assert (reply["players"], reply["rounds"], reply["table"], reply["rounds_here"]) == (4, [1], None, [])
     assert reply["warnings"] == ["this table has no number (table.number in the table config): "
-                                 "`mjtable start --round N` needs it to find its seats"]
+                                 "starting a round needs it to find its seats"]
     with Store(service.database, create=False) as reader:  # a reader of its own, as `mjtable schedule show`
         assert reader.schedule(1, 7)[0] == {"number": 1, "name": "Ann"}
     with pytest.raises(RequestError) as refused:

@@ -25,7 +25,7 @@ def test_bad_arguments_are_refused_and_no_session_starts(service, op, args, word
     error = refused(service, op, **args)
     assert error.code == "bad_request" and words in error.message, error.message
     assert service.status()["session"] is None
-    assert refused(service, "session_show").message == "no session yet: start one with `mjtable session start`"
+    assert refused(service, "session_show").message == "no session yet: start one first"
 
 
 def test_a_session_holds_the_games_started_while_it_is_open(service):

@@ -45,6 +45,7 @@ function draw(status) {
   document.body.dataset.state = status.state;
   if (ENTERS.has(role)) entry.show(status);
   if (role === "operator") operator.show(status);
+  window.dispatchEvent(new CustomEvent("mjtable:status", { detail: { status, role } })); // for session.js
 }
 
 function showRole(s) {

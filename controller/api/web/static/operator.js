@@ -3,7 +3,6 @@
 // of the page's address.
 import { Refused, op, session } from "./api.js";
 import { t } from "./i18n.js";
-import { qrSvg } from "./qr.js";
 import { esc, tableReachable } from "./words.js";
 
 const SEAT_FIELDS = [0, 1, 2, 3];
@@ -35,6 +34,8 @@ export class Operator {
       const mine = await session();
       this.secrets = { pin: mine.pin, url: mine.url };
       this.rulesets = mine.rulesets ?? null;
+      // the server draws the address's QR code (op qr), once per address
+      if (mine.role === "operator" && mine.url && this.qr?.url !== mine.url) this.qr = await op("qr").catch(() => null);
     } catch {
       this.secrets = null;
     }
@@ -97,9 +98,7 @@ export class Operator {
     if (!this.secrets) return "";
     const pin = this.secrets.pin ? `<p class="pin" aria-label="${esc(t("operator.pin"))}">${esc(this.secrets.pin)}</p>` : "";
     const address = this.secrets.url ? `<p class="url">${esc(this.secrets.url)}</p>` : "";
-    const url = this.secrets.url;
-    if (url && this.qr?.url !== url) this.qr = { url, svg: qrSvg(url) }; // drawn once per address
-    const qr = url ? this.qr.svg : "";
+    const qr = this.secrets.url && this.qr?.url === this.secrets.url ? this.qr.svg : "";
     return `<section class="players-pin"><h3>${esc(t("operator.for_players"))}</h3>${pin}${qr}${address}</section>`;
   }
 
