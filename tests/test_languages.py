@@ -24,6 +24,7 @@ FIELD = re.compile(r"\{(\w+)[^}]*\}")  # {name} or {name:>7}
 # a key as the scripts write it ("entry.confirm", data-i18n="tab.table"), and a family looked
 # up by a made key (t(`state.${...}`))
 QUOTED_KEY = re.compile(r'"([a-z]\w*(?:\.\w+)+)"')
+FILE_NAMES = (".js", ".css", ".json", ".html")  # "session.js" names a file, not the key family "session"
 MADE_KEY = re.compile(r"t\(`([\w.]+)\.\$\{")
 # Every member of each family a made key names (the page's own lists, the machine's states).
 FAMILIES = {
@@ -52,7 +53,8 @@ def used_keys(static: Path, english: dict[str, str]) -> tuple[set[str], set[str]
     literal, made = set(), set()
     for path in [*static.glob("*.js"), *static.glob("*.html")]:
         text = path.read_text(encoding="utf-8")
-        literal |= {key for key in QUOTED_KEY.findall(text) if key.split(".")[0] in known}
+        literal |= {key for key in QUOTED_KEY.findall(text)
+                    if key.split(".")[0] in known and not key.endswith(FILE_NAMES)}
         made |= set(MADE_KEY.findall(text))
     return literal, made
 
