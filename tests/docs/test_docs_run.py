@@ -273,6 +273,7 @@ NOT_RUN = [
     ("INSTALL.md", "as root (the file belongs to the service's user)"),
     ("INSTALL.md", "as root (the file is made read-only before it is written)"),
     ("INSTALL.md", "as root, on the board"),
+    ("LANGUAGES.md", "a developer's step in the repository, with a language of their own"),
     ("SIMULATOR.md", "a summary of the simulator's calls, not a program (tests/sim runs them)"),
     ("WEB.md", "runs browser tests of this suite"),
 ]
