@@ -13,8 +13,9 @@ table would refuse it, and nothing waits on a display.
 Everything else the table sends comes to the user as a typed event
 (controller/table/events.py), dispatched by message name; a message nothing waited for
 is logged. The last messages either way are kept, and written to the log on a fault (the
-table's or a deadline's), a lost link or a reboot (controller/table/traffic.py). The heartbeats, and the replies they
-await, run as tasks the facade keeps and cancels on close.
+table's or a deadline's), a lost link or a reboot (controller/table/traffic.py). The heartbeats run on loop
+timers, one to send each and one to look for its reply when due; an overdue reply is
+chased in a task. The facade cancels them all on close.
 
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
 RTOs is chased: a NAK every 100 ms asks the table to resend it (and wakes a table
@@ -151,8 +152,9 @@ class Table:
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
-        self._tasks: set[asyncio.Task] = set()  # the heartbeats and the replies they await
-        self._heartbeat: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()  # the overdue replies being chased
+        self._heartbeat: asyncio.TimerHandle | None = None  # the next tick of the heartbeat timer
+        self._beats: dict[asyncio.Future, asyncio.TimerHandle] = {}  # heartbeats sent: when each reply is due
         self._sent_at = 0.0  # loop time the last command went out: it fed the table's watchdog
         self._handlers: dict[str, Callable[[Message], None]] = {
             **dict.fromkeys(REPLIES, self._on_reply), **dict.fromkeys(COMPLETIONS.values(), self._on_completion),
@@ -298,10 +300,17 @@ class Table:
         return future
 
     async def _reply(self, name: str, future: asyncio.Future) -> Message:
-        before = self._heard()
-        limit = REPLY_FLOOR + REPLY_RTOS * self._stats.rto
+        before, limit = self._heard(), self._reply_limit()
         if await _within(future, limit):
             return future.result()
+        return await self._chase(name, future, before, limit)
+
+    def _reply_limit(self) -> float:
+        """Seconds after which a reply is overdue and chased."""
+        return REPLY_FLOOR + REPLY_RTOS * self._stats.rto
+
+    async def _chase(self, name: str, future: asyncio.Future, before: tuple[int, int], limit: float) -> Message:
+        """An overdue reply: solicited, probed, and at last given up (lost link or hung table)."""
         self._warn_overdue(name, limit)
         waited = since_probe = limit
         while waited < self._patience(before):
@@ -602,22 +611,42 @@ class Table:
             _, future = self._replies.popleft()
             _fail(future, exc)
 
-    # ---- background tasks ----
+    # ---- background work: heartbeats on loop timers, tasks only for overdue replies ----
+    # A heartbeat goes out about once a second of idle line, all game long: timers instead of
+    # a task that sleeps and one that awaits each reply save most of its event-loop turns.
     def _start_heartbeats(self) -> None:
-        self._heartbeat = self._spawn(self._heartbeats())
+        self._heartbeat = asyncio.get_running_loop().call_soon(self._beat)
 
-    async def _heartbeats(self) -> None:
-        # A third of the announced watchdog timeout leaves room for two lost heartbeats. Every
-        # command the table decodes feeds its watchdog (PROTOCOL.md "Heartbeat and watchdog"):
-        # a heartbeat goes out only when the line has been idle that long.
+    def _beat(self) -> None:
+        """One tick of the heartbeat timer. A third of the announced watchdog timeout leaves
+        room for two lost heartbeats. Every command the table decodes feeds its watchdog
+        (PROTOCOL.md "Heartbeat and watchdog"): a heartbeat goes out only when the line has
+        been idle that long."""
+        self._heartbeat = None
+        if self._endpoint is None:
+            return
         interval = self.identity["heartbeat_timeout_ms"] / 3000
-        while self._endpoint is not None:
-            remaining = interval - (self._now() - self._sent_at)
-            if remaining <= TIMER_SLACK:
-                self._spawn(self.command("heartbeat"))  # awaited beside the next beats: a late reply delays none
-                remaining = interval
-            self.quality.sample(self._now())
-            await asyncio.sleep(remaining)
+        remaining = interval - (self._now() - self._sent_at)
+        if remaining <= TIMER_SLACK:
+            self._send_heartbeat()
+            remaining = interval
+        self.quality.sample(self._now())
+        self._heartbeat = asyncio.get_running_loop().call_later(remaining, self._beat)
+
+    def _send_heartbeat(self) -> None:
+        """A heartbeat whose reply nobody awaits: a timer looks for it when it is due, and
+        only an overdue one is chased (in a task, beside the next beats: a late reply delays none)."""
+        future = self._send("heartbeat", {})
+        limit = self._reply_limit()
+        self._beats[future] = asyncio.get_running_loop().call_later(limit, self._beat_due, future, self._heard(),
+                                                                    limit)
+
+    def _beat_due(self, future: asyncio.Future, before: tuple[int, int], limit: float) -> None:
+        del self._beats[future]
+        if not future.done():
+            self._spawn(self._chase("heartbeat", future, before, limit))
+        elif not future.cancelled():
+            future.exception()  # a failed heartbeat fails nothing else: seen here
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work)
@@ -632,6 +661,14 @@ class Table:
             log.error("a background task of the table facade failed", exc_info=failure)
 
     def _cancel_tasks(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            self._heartbeat = None
+        for future, due in self._beats.items():
+            due.cancel()
+            if future.done() and not future.cancelled():
+                future.exception()
+        self._beats.clear()
         for task in list(self._tasks):
             task.cancel()
 
@@ -650,9 +687,23 @@ def _host_link() -> Link:
 
 
 async def _within(future: asyncio.Future, seconds: float) -> bool:
-    """Wait up to `seconds` for `future` without cancelling it; whether it is done."""
+    """Wait up to `seconds` for `future` without cancelling it; whether it is done.
+    What asyncio.wait([future], timeout=seconds) does, without its sets and second
+    coroutine: every command's reply is awaited this way."""
     if not future.done():
-        await asyncio.wait([future], timeout=seconds)
+        loop = asyncio.get_running_loop()
+        woken = loop.create_future()
+
+        def wake(_: object = None) -> None:
+            if not woken.done():
+                woken.set_result(None)
+        timeout = loop.call_later(seconds, wake)
+        future.add_done_callback(wake)
+        try:
+            await woken
+        finally:
+            timeout.cancel()
+            future.remove_done_callback(wake)
     return future.done()
 
 
