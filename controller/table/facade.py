@@ -574,6 +574,9 @@ class Table:
             future.set_exception(Rejected(command, msg["code"], msg["detail"]))
         else:
             future.set_result(msg)
+        if (due := self._beats.pop(future, None)) is not None:
+            due.cancel()  # a heartbeat answered in time: nothing to look for when it was due
+            _seen(future)
 
     def _on_booted(self, msg: Message) -> None:
         boot_id = msg["boot_id"]
@@ -634,8 +637,9 @@ class Table:
         self._heartbeat = asyncio.get_running_loop().call_later(remaining, self._beat)
 
     def _send_heartbeat(self) -> None:
-        """A heartbeat whose reply nobody awaits: a timer looks for it when it is due, and
-        only an overdue one is chased (in a task, beside the next beats: a late reply delays none)."""
+        """A heartbeat whose reply nobody awaits: a timer, cancelled by the reply, looks for
+        it when it is due, and only an overdue one is chased (in a task, beside the next
+        beats: a late reply delays none)."""
         future = self._send("heartbeat", {})
         limit = self._reply_limit()
         self._beats[future] = asyncio.get_running_loop().call_later(limit, self._beat_due, future, self._heard(),
@@ -645,8 +649,8 @@ class Table:
         del self._beats[future]
         if not future.done():
             self._spawn(self._chase("heartbeat", future, before, limit))
-        elif not future.cancelled():
-            future.exception()  # a failed heartbeat fails nothing else: seen here
+        else:
+            _seen(future)  # failed meanwhile (a reply that came after the reply to a later one)
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work)
@@ -666,8 +670,8 @@ class Table:
             self._heartbeat = None
         for future, due in self._beats.items():
             due.cancel()
-            if future.done() and not future.cancelled():
-                future.exception()
+            if future.done():
+                _seen(future)
         self._beats.clear()
         for task in list(self._tasks):
             task.cancel()
@@ -715,6 +719,12 @@ def _fail(future: asyncio.Future, exc: Exception) -> None:
     if not future.done():
         future.set_exception(exc)
         future.exception()  # seen here: its waiter may be gone (a cancelled step or heartbeat)
+
+
+def _seen(future: asyncio.Future) -> None:
+    """Mark a done future's failure seen: nobody waits on a heartbeat, whose failure fails nothing else."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _running(name: str, status: dict[str, Any]) -> bool:
