@@ -16,7 +16,7 @@ from collections.abc import Callable
 from .catalog import Message, ProtocolError
 from .link import Link, LinkStats, SessionStart
 from .log_throttle import LogThrottle
-from .messages import Delivery, MessageLink
+from .messages import MessageLink
 from .transport import ByteTransport
 
 log = logging.getLogger("mjtable.link")
@@ -93,13 +93,13 @@ class LinkEndpoint:
         deliveries = self._messages.receive(data, self._loop.time())
         self._flush()  # acks first: the peer's timer is running
         for item in deliveries:
-            self._dispatch(item)
+            if item.__class__ is Message:
+                self._on_message(item)
+            else:
+                self._protocol_error(item)
         self._after()
 
-    def _dispatch(self, item: Delivery) -> None:
-        if isinstance(item, Message):
-            self._on_message(item)
-            return
+    def _protocol_error(self, item: ProtocolError) -> None:
         self._log_protocol_error(item)
         if self._on_protocol_error:
             self._on_protocol_error(item)

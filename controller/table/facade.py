@@ -13,9 +13,9 @@ table would refuse it, and nothing waits on a display.
 Everything else the table sends comes to the user as a typed event
 (controller/table/events.py), dispatched by message name; a message nothing waited for
 is logged. The last messages either way are kept, and written to the log on a fault (the
-table's or a deadline's), a lost link or a reboot (controller/table/traffic.py). The heartbeats run on loop
-timers, one to send each and one to look for its reply when due; an overdue reply is
-chased in a task. The facade cancels them all on close.
+table's or a deadline's), a lost link or a reboot (controller/table/traffic.py). The heartbeats run on one
+loop timer, which also wakes when an unanswered heartbeat's reply is due; an overdue
+reply is chased in a task. The facade cancels them all on close.
 
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
 RTOs is chased: a NAK every 100 ms asks the table to resend it (and wakes a table
@@ -154,7 +154,9 @@ class Table:
         self._completions: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()  # the overdue replies being chased
         self._heartbeat: asyncio.TimerHandle | None = None  # the next tick of the heartbeat timer
-        self._beats: dict[asyncio.Future, asyncio.TimerHandle] = {}  # heartbeats sent: when each reply is due
+        # Heartbeats awaiting their reply: when each is due, what was heard when it was sent, its limit.
+        self._beats: dict[asyncio.Future, tuple[float, tuple[int, int], float]] = {}
+        self._beat_at = 0.0  # when the heartbeat timer next looks whether the line has been idle long enough
         self._sent_at = 0.0  # loop time the last command went out: it fed the table's watchdog
         self._handlers: dict[str, Callable[[Message], None]] = {
             **dict.fromkeys(REPLIES, self._on_reply), **dict.fromkeys(COMPLETIONS.values(), self._on_completion),
@@ -554,18 +556,9 @@ class Table:
         self._on_event(UnexpectedMessage(msg, why))
 
     def _on_reply(self, msg: Message) -> None:
-        if not any(_answers(command, msg.name) for command, _ in self._replies):
-            # No waiting command can get it: the answer to one sent before a reconnect (the
-            # session resumed), whose caller was told the link was lost.
-            self._unexpected(msg, "a reply to no waiting command (sent before the reconnect)")
-            return
-        # A command whose reply cannot be this one lost its reply (a table that never
-        # answered it): fail it and match the reply to the next, so the queue stays in step.
-        while self._replies and not _answers(self._replies[0][0], msg.name):
-            command, future = self._replies.popleft()
-            if not future.done():
-                future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                                   f"the table answered later commands but not {command}"))
+        if not (self._replies and _answers(self._replies[0][0], msg.name)):  # not the usual: the oldest's reply
+            if not self._in_step(msg):
+                return
         command, future = self._replies.popleft()
         self._hung = None  # it answers again
         if future.done():
@@ -574,9 +567,24 @@ class Table:
             future.set_exception(Rejected(command, msg["code"], msg["detail"]))
         else:
             future.set_result(msg)
-        if (due := self._beats.pop(future, None)) is not None:
-            due.cancel()  # a heartbeat answered in time: nothing to look for when it was due
+        if self._beats.pop(future, None) is not None:  # a heartbeat answered in time
             _seen(future)
+
+    def _in_step(self, msg: Message) -> bool:
+        """A reply that is not the oldest command's: whether a later one waits for it."""
+        if not any(_answers(command, msg.name) for command, _ in self._replies):
+            # No waiting command can get it: the answer to one sent before a reconnect (the
+            # session resumed), whose caller was told the link was lost.
+            self._unexpected(msg, "a reply to no waiting command (sent before the reconnect)")
+            return False
+        # A command whose reply cannot be this one lost its reply (a table that never
+        # answered it): fail it and match the reply to the next, so the queue stays in step.
+        while not _answers(self._replies[0][0], msg.name):
+            command, future = self._replies.popleft()
+            if not future.done():
+                future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                                   f"the table answered later commands but not {command}"))
+        return True
 
     def _on_booted(self, msg: Message) -> None:
         boot_id = msg["boot_id"]
@@ -614,9 +622,11 @@ class Table:
             _, future = self._replies.popleft()
             _fail(future, exc)
 
-    # ---- background work: heartbeats on loop timers, tasks only for overdue replies ----
-    # A heartbeat goes out about once a second of idle line, all game long: timers instead of
-    # a task that sleeps and one that awaits each reply save most of its event-loop turns.
+    # ---- background work: one heartbeat timer, tasks only for overdue replies ----
+    # A heartbeat goes out about once a second of idle line, all game long. Nobody awaits its
+    # reply: the one timer also wakes when an unanswered heartbeat's reply is due, and only an
+    # overdue one is chased, in a task beside the next beats (a late reply delays none). A
+    # reply normally comes before the next beat, so a heartbeat costs no loop turn but its own.
     def _start_heartbeats(self) -> None:
         self._heartbeat = asyncio.get_running_loop().call_soon(self._beat)
 
@@ -628,29 +638,35 @@ class Table:
         self._heartbeat = None
         if self._endpoint is None:
             return
-        interval = self.identity["heartbeat_timeout_ms"] / 3000
-        remaining = interval - (self._now() - self._sent_at)
-        if remaining <= TIMER_SLACK:
-            self._send_heartbeat()
-            remaining = interval
-        self.quality.sample(self._now())
-        self._heartbeat = asyncio.get_running_loop().call_later(remaining, self._beat)
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._beats:
+            self._chase_overdue(now)
+        if now >= self._beat_at - TIMER_SLACK:  # not only woken for a reply that is due
+            interval = self.identity["heartbeat_timeout_ms"] / 3000
+            remaining = interval - (now - self._sent_at)
+            if remaining <= TIMER_SLACK:
+                self._send_heartbeat()
+                remaining = interval
+            self.quality.sample(now)
+            self._beat_at = now + remaining
+        wake = min([self._beat_at, *(due for due, _, _ in self._beats.values())])
+        self._heartbeat = loop.call_at(wake, self._beat)
 
     def _send_heartbeat(self) -> None:
-        """A heartbeat whose reply nobody awaits: a timer, cancelled by the reply, looks for
-        it when it is due, and only an overdue one is chased (in a task, beside the next
-        beats: a late reply delays none)."""
         future = self._send("heartbeat", {})
         limit = self._reply_limit()
-        self._beats[future] = asyncio.get_running_loop().call_later(limit, self._beat_due, future, self._heard(),
-                                                                    limit)
+        self._beats[future] = (self._sent_at + limit, self._heard(), limit)
 
-    def _beat_due(self, future: asyncio.Future, before: tuple[int, int], limit: float) -> None:
-        del self._beats[future]
-        if not future.done():
-            self._spawn(self._chase("heartbeat", future, before, limit))
-        else:
-            _seen(future)  # failed meanwhile (a reply that came after the reply to a later one)
+    def _chase_overdue(self, now: float) -> None:
+        """Chase each heartbeat whose reply is due (a timer may wake TIMER_SLACK early)."""
+        for future, (due, before, limit) in list(self._beats.items()):
+            if due <= now + TIMER_SLACK:
+                del self._beats[future]
+                if future.done():
+                    _seen(future)  # failed meanwhile (a reply that came after the reply to a later one)
+                else:
+                    self._spawn(self._chase("heartbeat", future, before, limit))
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work)
@@ -668,8 +684,7 @@ class Table:
         if self._heartbeat is not None:
             self._heartbeat.cancel()
             self._heartbeat = None
-        for future, due in self._beats.items():
-            due.cancel()
+        for future in self._beats:
             if future.done():
                 _seen(future)
         self._beats.clear()
