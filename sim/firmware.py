@@ -186,9 +186,6 @@ class Firmware:
             "receive_window": p.receive_window,
         })
 
-    def _heartbeat(self, a: dict) -> None:
-        return None
-
     def _get_status(self, a: dict) -> Message:
         m = self.model
         return Message("status", {
