@@ -1,7 +1,7 @@
 """System figures against the targets (README, Figures): pty round trip vs a raw pty echo
 (interleaved, repeated) and the host's CPU per round trip, hand change vs the mechanical
 critical path (with and without pipelining), a hanchan in virtual time (wall, CPU, frames
-per hand), and how long the table is out of play after a fault it recovers from alone
+per hand) and a heartbeat's CPU on an idle line, and how long the table is out of play after a fault it recovers from alone
 (virtual time). A real `mjtable run`'s memory, start-up and idle CPU are bench_run.py's.
 
 Subprocesses measure what must not share this process: the simulator at the far end of
@@ -286,6 +286,60 @@ def bench_hanchan() -> None:
            f"{statistics.median(beats):.0f} of {statistics.median(commands):.0f}", "", True)
 
 
+# ------------------------------------------------------------------ a heartbeat on an idle line
+IDLE = 3000.0  # simulated seconds of idle line: about as many heartbeats
+
+
+def bench_heartbeat() -> None:
+    """Most of a game's commands are heartbeats (the line is idle while the players play):
+    the CPU of one, host and simulator in one process, and its loop turns and timers."""
+    from firmware_protocol.virtual_time import VirtualTimeLoop
+
+    class Counting(VirtualTimeLoop):
+        turns = timers = 0
+
+        def _run_once(self) -> None:
+            self.turns += 1
+            super()._run_once()
+
+        def call_at(self, *args, **kwargs):
+            self.timers += 1
+            return super().call_at(*args, **kwargs)
+
+    cpus = [_idle_line(VirtualTimeLoop())[0] for _ in range(3)]
+    _, beats, loop = _idle_line(Counting())
+    report("  CPU per heartbeat on an idle line (host and simulator), best of 3",
+           f"{min(cpus) * 1e6:.0f} µs: {loop.turns / beats:.1f} loop turns, {loop.timers / beats:.1f} timers", "", True)
+
+
+def _idle_line(loop) -> tuple[float, int, object]:
+    """CPU seconds per heartbeat over IDLE seconds of a connected, idle table; the heartbeats; the loop."""
+    from controller.table.facade import Table
+    from sim.serve import connect_in_process
+    from sim.table import SimulatedTable
+
+    async def idle() -> tuple[float, int]:
+        sim = SimulatedTable()
+
+        async def connect():
+            return connect_in_process(loop, sim)
+        host = Table(connect)
+        await host.connect()
+        await asyncio.sleep(10.0)  # past the start-up
+        loop.turns = loop.timers = 0
+        before, cpu = len(sim.trace.named("heartbeat", "cmd")), time.process_time()
+        await asyncio.sleep(IDLE)
+        cpu, beats = time.process_time() - cpu, len(sim.trace.named("heartbeat", "cmd")) - before
+        host.close()
+        sim.close()
+        return cpu / beats, beats
+
+    try:
+        return (*loop.run_until_complete(idle()), loop)
+    finally:
+        loop.close()
+
+
 # ------------------------------------------------------------------ out of play after a fault
 # Virtual time, and honest there: the simulator's mechanics and the link's timers run on the
 # same clock as the controller, so a delay measured here is the host's and the protocol's,
@@ -468,7 +522,7 @@ def bench_game_memory() -> None:
 
 def main() -> None:
     figures.rows.clear()
-    for bench in (bench_round_trip, bench_hand_change, bench_hanchan, bench_line_cut, bench_mcu_reset,
+    for bench in (bench_round_trip, bench_hand_change, bench_hanchan, bench_heartbeat, bench_line_cut, bench_mcu_reset,
                   bench_controller_restart, bench_game_memory):
         bench()
     figures.print()

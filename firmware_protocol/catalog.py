@@ -283,6 +283,13 @@ class EncodeError(ValueError):
     """A message the sender built wrongly: a programming error, raised at once."""
 
 
+def _scalars(fields: tuple[Field, ...]) -> tuple[struct.Struct, tuple[int, ...]]:
+    """One struct for a run of scalar fields, and the offsets of its bools (a byte above 1 is malformed)."""
+    offsets = [struct.calcsize("<" + "".join(_SCALARS[f.type][1:] for f in fields[:i])) for i in range(len(fields))]
+    return (struct.Struct("<" + "".join(_SCALARS[f.type][1:] for f in fields)),
+            tuple(at for at, f in zip(offsets, fields) if f.type == "bool"))
+
+
 class _Fixed:
     """A message made only of scalars: one struct packs or unpacks it whole."""
 
@@ -292,17 +299,94 @@ class _Fixed:
         self.count = len(self.names)
         # The field values in order: one value for one field, a tuple for several.
         self.values = itemgetter(*self.names) if self.names else (lambda args: ())
-        layout = struct.Struct("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields))
+        layout, self.bools = _scalars(spec.fields)
         self.pack, self.unpack, self.size = layout.pack, layout.unpack, layout.size
-        offsets = [struct.calcsize("<" + "".join(_SCALARS[f.type][1:] for f in spec.fields[:i]))
-                   for i in range(len(spec.fields))]
-        self.bools = tuple(at for at, f in zip(offsets, spec.fields) if f.type == "bool")
+
+
+_RUN, _LIST, _TEXT = range(3)
+
+
+class _Layout:
+    """A message with lists or text (a status, an identity, a text to show): its runs of
+    scalars packed or unpacked by one struct each, each list in one call. Returns None
+    where the field-by-field path must explain what is wrong."""
+
+    def __init__(self, spec: Spec) -> None:
+        self.id, self.name, self.count = spec.id, spec.name, len(spec.fields)
+        # (_RUN, names, struct, bool offsets), (_LIST, name, item format, item size), (_TEXT, name, None, None)
+        self.parts: list[tuple] = []
+        run: list[Field] = []
+        for f in (*spec.fields, None):
+            if f is not None and f.type in _SCALARS:
+                run.append(f)
+                continue
+            if run:
+                self.parts.append((_RUN, tuple(r.name for r in run), *_scalars(tuple(run))))
+                run = []
+            if f is not None and f.type in _LISTS:
+                item = _LISTS[f.type][1:]
+                self.parts.append((_LIST, f.name, item, struct.calcsize(item)))
+            elif f is not None:
+                self.parts.append((_TEXT, f.name, None, None))
+
+    def encode(self, args: dict[str, Any]) -> bytes | None:
+        if len(args) != self.count:
+            return None
+        out = []
+        try:
+            for kind, name, layout, _ in self.parts:
+                if kind == _RUN:
+                    out.append(layout.pack(*[args[n] for n in name]))
+                elif kind == _LIST:
+                    items = args[name]
+                    out.append(bytes((len(items),)) + struct.pack(f"<{len(items)}{layout}", *items))
+                else:
+                    data = args[name].encode("utf-8")
+                    out.append(bytes((len(data),)) + data)
+        except (KeyError, struct.error, TypeError, ValueError, UnicodeEncodeError, AttributeError):
+            return None
+        return b"".join(out)
+
+    def decode(self, payload: bytes) -> dict[str, Any] | None:
+        args: dict[str, Any] = {}
+        pos, end = 0, len(payload)
+        try:
+            for kind, name, layout, extra in self.parts:
+                if kind == _RUN:
+                    if pos + layout.size > end:
+                        return None
+                    for at in extra:  # the bools
+                        if payload[pos + at] > 1:
+                            return None
+                    args.update(zip(name, layout.unpack_from(payload, pos)))
+                    pos += layout.size
+                    continue
+                count = payload[pos]
+                pos += 1
+                if kind == _LIST:
+                    stop = pos + count * extra
+                    if stop > end:
+                        return None
+                    args[name] = list(payload[pos:stop]) if extra == 1 else list(
+                        struct.unpack_from(f"<{count}{layout}", payload, pos))
+                    pos = stop
+                else:
+                    if pos + count > end:
+                        return None
+                    args[name] = payload[pos:pos + count].decode("utf-8")
+                    pos += count
+        except (IndexError, UnicodeDecodeError):
+            return None
+        return args if pos == end else None
 
 
 # The common case, unpacked in one C call; the field-by-field path below explains any failure.
 _FIXED = [_Fixed(s) for s in _SPECS if all(f.type in _SCALARS for f in s.fields)]
 _FIXED_BY_NAME = {f.name: f for f in _FIXED}
 _FIXED_BY_ID = {f.id: f for f in _FIXED}
+_LAYOUTS = [_Layout(s) for s in CATALOG if not all(f.type in _SCALARS for f in s.fields)]
+_LAYOUT_BY_NAME = {layout.name: layout for layout in _LAYOUTS}
+_LAYOUT_BY_ID = {layout.id: layout for layout in _LAYOUTS}
 
 
 def encode_message(msg: Message) -> tuple[int, bytes]:
@@ -314,6 +398,14 @@ def encode_message(msg: Message) -> tuple[int, bytes]:
             return fixed.id, fixed.pack(*values) if fixed.count != 1 else fixed.pack(values)
         except (KeyError, struct.error, TypeError):
             pass
+    layout = _LAYOUT_BY_NAME.get(msg.name)
+    if layout is not None and (payload := layout.encode(msg.args)) is not None:
+        return layout.id, payload
+    return _encode_fields(msg)
+
+
+def _encode_fields(msg: Message) -> tuple[int, bytes]:
+    """Field by field: what says exactly what is wrong with a message the faster paths refused."""
     spec = BY_NAME.get(msg.name)
     if spec is None:
         raise EncodeError(f"unknown message {msg.name!r}")
@@ -350,6 +442,14 @@ def decode_message(msg_id: int, payload: bytes) -> Message | ProtocolError:
         values = fixed.unpack(payload)
         # One field (most commands and events) makes a literal: half the cost of dict(zip()).
         return Message(fixed.name, {fixed.names[0]: values[0]} if fixed.count == 1 else dict(zip(fixed.names, values)))
+    layout = _LAYOUT_BY_ID.get(msg_id)
+    if layout is not None and (args := layout.decode(payload)) is not None:
+        return Message(layout.name, args)
+    return _decode_fields(msg_id, payload)
+
+
+def _decode_fields(msg_id: int, payload: bytes) -> Message | ProtocolError:
+    """Field by field: what says exactly what is wrong with a payload the faster paths refused."""
     spec = BY_ID.get(msg_id)
     if spec is None:
         return ProtocolError(msg_id, f"unknown message id 0x{msg_id:02x}")

@@ -1,11 +1,11 @@
 """A Link on a byte transport, driven by the event loop, carrying catalog messages.
 
 Received bytes go to the link with `loop.time()`; its output is written at once; its
-timers become one `loop.call_at` handle, re-armed only when the link's deadline moves.
-An idle endpoint therefore has no timer and costs no CPU. Messages are encoded and
-decoded above the link (messages.py). A payload the catalog cannot decode is logged
-(one warning per PROTOCOL_ERROR_LOG_EVERY seconds, counting the others) and handed to
-`on_protocol_error`.
+timers become one `loop.call_at` handle, re-armed only when the link's deadline moves
+earlier and cancelled once nothing is in flight: an idle endpoint has no timer and costs
+no CPU. Messages are encoded and decoded above the link (messages.py). A payload the
+catalog cannot decode is logged (one warning per PROTOCOL_ERROR_LOG_EVERY seconds,
+counting the others) and handed to `on_protocol_error`.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from .catalog import Message, ProtocolError
 from .link import Link, LinkStats, SessionStart
 from .log_throttle import LogThrottle
-from .messages import Delivery, MessageLink
+from .messages import MessageLink
 from .transport import ByteTransport
 
 log = logging.getLogger("mjtable.link")
@@ -93,13 +93,13 @@ class LinkEndpoint:
         deliveries = self._messages.receive(data, self._loop.time())
         self._flush()  # acks first: the peer's timer is running
         for item in deliveries:
-            self._dispatch(item)
+            if item.__class__ is Message:
+                self._on_message(item)
+            else:
+                self._protocol_error(item)
         self._after()
 
-    def _dispatch(self, item: Delivery) -> None:
-        if isinstance(item, Message):
-            self._on_message(item)
-            return
+    def _protocol_error(self, item: ProtocolError) -> None:
         self._log_protocol_error(item)
         if self._on_protocol_error:
             self._on_protocol_error(item)
@@ -127,9 +127,14 @@ class LinkEndpoint:
             return
         self._lost_reported = False  # the peer came back (a new session): report the next loss too
         deadline = self.link.next_deadline()
-        # Keep a timer that fires no later than needed: firing early only re-checks the
-        # link, while cancelling and re-arming on every frame churns the loop's timer heap.
-        if deadline is None or (self._timer is not None and self._timer.when() <= deadline):
+        if deadline is None:
+            # Nothing to time (all acknowledged): a timer left to fire would only cost a
+            # loop turn to find that out, once per command on an idle line.
+            self._cancel_timer()
+            return
+        # While frames are in flight keep a timer that fires no later than needed: firing
+        # early only re-checks the link, while re-arming on every ack churns the timer heap.
+        if self._timer is not None and self._timer.when() <= deadline:
             return
         self._cancel_timer()
         self._timer = self._loop.call_at(deadline, self._on_timer)

@@ -292,7 +292,10 @@ class Link:
             return None
         if self._reset_due or self._open and self._in_flight < min(self._window, len(self._queue)):
             return self._now
-        return min((t for t in (self._rtx_at, self._give_up_at()) if t is not None), default=None)
+        if self._armed_at is None:  # then no retransmission is due either: both are set and cleared together
+            return None
+        give_up_at = self._give_up_at()
+        return self._rtx_at if self._rtx_at < give_up_at else give_up_at
 
     def _give_up_at(self) -> float | None:
         """When the link is lost if nothing is acknowledged: `give_up` after the later of

@@ -129,14 +129,15 @@ class MemoryTransport(BaseTransport):
         if self.closed or not data:
             return
         now = self._loop.time()
-        self._line_free_at = max(self._line_free_at, now) + len(data) * self._byte_time
-        copies = self._impairer.copies(data, now) if self._impairer else [(bytes(data), False)]
-        for chunk, overtaken in copies:
+        free_at = self._line_free_at
+        self._line_free_at = (free_at if free_at > now else now) + len(data) * self._byte_time
+        if self._impairer is None:  # a clean line: one copy, when its last byte is through
+            self._loop.call_at(self._line_free_at, self.peer._deliver, bytes(data))
+            return
+        for chunk, overtaken in self._impairer.copies(data, now):
             self._loop.call_at(self._arrival(overtaken), self.peer._deliver, chunk)
 
     def _arrival(self, overtaken: bool) -> float:
-        if self._impairer is None:
-            return self._line_free_at
         spec, rng = self._impairer.spec, self._impairer.rng
         if overtaken:
             return self._line_free_at + rng.uniform(0, spec.reorder_delay)

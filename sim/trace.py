@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from firmware_protocol.catalog import Message
 
 
-@dataclass(frozen=True)
-class Record:
+class Record(NamedTuple):  # a tuple: made for every message, where a frozen dataclass costs three times as much
     t: float
     dir: str
     name: str

@@ -13,8 +13,9 @@ table would refuse it, and nothing waits on a display.
 Everything else the table sends comes to the user as a typed event
 (controller/table/events.py), dispatched by message name; a message nothing waited for
 is logged. The last messages either way are kept, and written to the log on a fault (the
-table's or a deadline's), a lost link or a reboot (controller/table/traffic.py). The heartbeats, and the replies they
-await, run as tasks the facade keeps and cancels on close.
+table's or a deadline's), a lost link or a reboot (controller/table/traffic.py). The heartbeats run on one
+loop timer, which also wakes when an unanswered heartbeat's reply is due; an overdue
+reply is chased in a task. The facade cancels them all on close.
 
 Nothing is awaited for ever (docs/ARCHITECTURE.md "Deadlines"). A reply overdue by a few
 RTOs is chased: a NAK every 100 ms asks the table to resend it (and wakes a table
@@ -154,8 +155,11 @@ class Table:
         self._endpoint: LinkEndpoint | None = None
         self._replies: collections.deque[tuple[str, asyncio.Future]] = collections.deque()
         self._completions: dict[str, asyncio.Future] = {}
-        self._tasks: set[asyncio.Task] = set()  # the heartbeats and the replies they await
-        self._heartbeat: asyncio.Task | None = None
+        self._tasks: set[asyncio.Task] = set()  # the overdue replies being chased
+        self._heartbeat: asyncio.TimerHandle | None = None  # the next tick of the heartbeat timer
+        # Heartbeats awaiting their reply: when each is due, what was heard when it was sent, its limit.
+        self._beats: dict[asyncio.Future, tuple[float, tuple[int, int], float]] = {}
+        self._beat_at = 0.0  # when the heartbeat timer next looks whether the line has been idle long enough
         self._sent_at = 0.0  # loop time the last command went out: it fed the table's watchdog
         self._handlers: dict[str, Callable[[Message], None]] = {
             **dict.fromkeys(REPLIES, self._on_reply), **dict.fromkeys(COMPLETIONS.values(), self._on_completion),
@@ -301,10 +305,17 @@ class Table:
         return future
 
     async def _reply(self, name: str, future: asyncio.Future) -> Message:
-        before = self._heard()
-        limit = REPLY_FLOOR + REPLY_RTOS * self._stats.rto
+        before, limit = self._heard(), self._reply_limit()
         if await _within(future, limit):
             return future.result()
+        return await self._chase(name, future, before, limit)
+
+    def _reply_limit(self) -> float:
+        """Seconds after which a reply is overdue and chased."""
+        return REPLY_FLOOR + REPLY_RTOS * self._stats.rto
+
+    async def _chase(self, name: str, future: asyncio.Future, before: tuple[int, int], limit: float) -> Message:
+        """An overdue reply: solicited, probed, and at last given up (lost link or hung table)."""
         self._warn_overdue(name, limit)
         waited = since_probe = limit
         while waited < self._patience(before):
@@ -548,18 +559,9 @@ class Table:
         self._on_event(UnexpectedMessage(msg, why))
 
     def _on_reply(self, msg: Message) -> None:
-        if not any(_answers(command, msg.name) for command, _ in self._replies):
-            # No waiting command can get it: the answer to one sent before a reconnect (the
-            # session resumed), whose caller was told the link was lost.
-            self._unexpected(msg, "a reply to no waiting command (sent before the reconnect)")
-            return
-        # A command whose reply cannot be this one lost its reply (a table that never
-        # answered it): fail it and match the reply to the next, so the queue stays in step.
-        while self._replies and not _answers(self._replies[0][0], msg.name):
-            command, future = self._replies.popleft()
-            if not future.done():
-                future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
-                                                   f"the table answered later commands but not {command}"))
+        if not (self._replies and _answers(self._replies[0][0], msg.name)):  # not the usual: the oldest's reply
+            if not self._in_step(msg):
+                return
         command, future = self._replies.popleft()
         self._hung = None  # it answers again
         if future.done():
@@ -568,6 +570,24 @@ class Table:
             future.set_exception(Rejected(command, msg["code"], msg["detail"]))
         else:
             future.set_result(msg)
+        if self._beats.pop(future, None) is not None:  # a heartbeat answered in time
+            _seen(future)
+
+    def _in_step(self, msg: Message) -> bool:
+        """A reply that is not the oldest command's: whether a later one waits for it."""
+        if not any(_answers(command, msg.name) for command, _ in self._replies):
+            # No waiting command can get it: the answer to one sent before a reconnect (the
+            # session resumed), whose caller was told the link was lost.
+            self._unexpected(msg, "a reply to no waiting command (sent before the reconnect)")
+            return False
+        # A command whose reply cannot be this one lost its reply (a table that never
+        # answered it): fail it and match the reply to the next, so the queue stays in step.
+        while not _answers(self._replies[0][0], msg.name):
+            command, future = self._replies.popleft()
+            if not future.done():
+                future.set_exception(self._overdue(Code.OPERATION_TIMEOUT, "host_link",
+                                                   f"the table answered later commands but not {command}"))
+        return True
 
     def _on_booted(self, msg: Message) -> None:
         boot_id = msg["boot_id"]
@@ -605,22 +625,51 @@ class Table:
             _, future = self._replies.popleft()
             _fail(future, exc)
 
-    # ---- background tasks ----
+    # ---- background work: one heartbeat timer, tasks only for overdue replies ----
+    # A heartbeat goes out about once a second of idle line, all game long. Nobody awaits its
+    # reply: the one timer also wakes when an unanswered heartbeat's reply is due, and only an
+    # overdue one is chased, in a task beside the next beats (a late reply delays none). A
+    # reply normally comes before the next beat, so a heartbeat costs no loop turn but its own.
     def _start_heartbeats(self) -> None:
-        self._heartbeat = self._spawn(self._heartbeats())
+        self._heartbeat = asyncio.get_running_loop().call_soon(self._beat)
 
-    async def _heartbeats(self) -> None:
-        # A third of the announced watchdog timeout leaves room for two lost heartbeats. Every
-        # command the table decodes feeds its watchdog (PROTOCOL.md "Heartbeat and watchdog"):
-        # a heartbeat goes out only when the line has been idle that long.
-        interval = self.identity["heartbeat_timeout_ms"] / 3000
-        while self._endpoint is not None:
-            remaining = interval - (self._now() - self._sent_at)
+    def _beat(self) -> None:
+        """One tick of the heartbeat timer. A third of the announced watchdog timeout leaves
+        room for two lost heartbeats. Every command the table decodes feeds its watchdog
+        (PROTOCOL.md "Heartbeat and watchdog"): a heartbeat goes out only when the line has
+        been idle that long."""
+        self._heartbeat = None
+        if self._endpoint is None:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self._beats:
+            self._chase_overdue(now)
+        if now >= self._beat_at - TIMER_SLACK:  # not only woken for a reply that is due
+            interval = self.identity["heartbeat_timeout_ms"] / 3000
+            remaining = interval - (now - self._sent_at)
             if remaining <= TIMER_SLACK:
-                self._spawn(self.command("heartbeat"))  # awaited beside the next beats: a late reply delays none
+                self._send_heartbeat()
                 remaining = interval
-            self.quality.sample(self._now())
-            await asyncio.sleep(remaining)
+            self.quality.sample(now)
+            self._beat_at = now + remaining
+        wake = min([self._beat_at, *(due for due, _, _ in self._beats.values())])
+        self._heartbeat = loop.call_at(wake, self._beat)
+
+    def _send_heartbeat(self) -> None:
+        future = self._send("heartbeat", {})
+        limit = self._reply_limit()
+        self._beats[future] = (self._sent_at + limit, self._heard(), limit)
+
+    def _chase_overdue(self, now: float) -> None:
+        """Chase each heartbeat whose reply is due (a timer may wake TIMER_SLACK early)."""
+        for future, (due, before, limit) in list(self._beats.items()):
+            if due <= now + TIMER_SLACK:
+                del self._beats[future]
+                if future.done():
+                    _seen(future)  # failed meanwhile (a reply that came after the reply to a later one)
+                else:
+                    self._spawn(self._chase("heartbeat", future, before, limit))
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> asyncio.Task:
         task = asyncio.get_running_loop().create_task(work)
@@ -635,6 +684,13 @@ class Table:
             log.error("a background task of the table facade failed", exc_info=failure)
 
     def _cancel_tasks(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            self._heartbeat = None
+        for future in self._beats:
+            if future.done():
+                _seen(future)
+        self._beats.clear()
         for task in list(self._tasks):
             task.cancel()
 
@@ -653,9 +709,23 @@ def _host_link() -> Link:
 
 
 async def _within(future: asyncio.Future, seconds: float) -> bool:
-    """Wait up to `seconds` for `future` without cancelling it; whether it is done."""
+    """Wait up to `seconds` for `future` without cancelling it; whether it is done.
+    What asyncio.wait([future], timeout=seconds) does, without its sets and second
+    coroutine: every command's reply is awaited this way."""
     if not future.done():
-        await asyncio.wait([future], timeout=seconds)
+        loop = asyncio.get_running_loop()
+        woken = loop.create_future()
+
+        def wake(_: object = None) -> None:
+            if not woken.done():
+                woken.set_result(None)
+        timeout = loop.call_later(seconds, wake)
+        future.add_done_callback(wake)
+        try:
+            await woken
+        finally:
+            timeout.cancel()
+            future.remove_done_callback(wake)
     return future.done()
 
 
@@ -667,6 +737,12 @@ def _fail(future: asyncio.Future, exc: Exception) -> None:
     if not future.done():
         future.set_exception(exc)
         future.exception()  # seen here: its waiter may be gone (a cancelled step or heartbeat)
+
+
+def _seen(future: asyncio.Future) -> None:
+    """Mark a done future's failure seen: nobody waits on a heartbeat, whose failure fails nothing else."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _running(name: str, status: dict[str, Any]) -> bool:

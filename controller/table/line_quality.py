@@ -31,11 +31,11 @@ class LineQuality:
         self._stats, self._base = stats, None
 
     def sample(self, now: float) -> None:
+        if self._base is not None and now - self._base_at < WINDOW:
+            return  # at every heartbeat tick: most are inside the window
         counts = self._counts()
         if self._base is None:
             self._base, self._base_at = counts, now
-            return
-        if now - self._base_at < WINDOW:
             return
         good, bad, sent, resent = (a - b for a, b in zip(counts, self._base))
         self.error_rate = bad / (good + bad) if good + bad else 0.0

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import collections
 import logging
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from firmware_protocol.catalog import Message
 
@@ -17,8 +16,7 @@ RECENT_MESSAGES = 64  # a few heartbeats' worth and the steps before them
 SENT, RECEIVED = "sent", "received"
 
 
-@dataclass(frozen=True)
-class Exchanged:
+class Exchanged(NamedTuple):  # a tuple: one is made for every message, a frozen dataclass costs three times as much
     direction: str  # SENT or RECEIVED
     time: float     # the event loop's clock
     name: str

@@ -47,14 +47,14 @@ async def _drive_noisy_table(commands: int):
     host = Table(lambda: _connect(loop, table),
                  on_event=lambda e: isinstance(e, UnexpectedMessage) and unexpected.append(e.message))
     sent, replies = [], []
-    command = host.command
+    send = host._send
 
-    async def logged(name, **args):  # also sees the facade's own identify and heartbeats
+    def logged(name, args, **options):  # every command sent, the facade's own identify and heartbeats too
+        future = send(name, args, **options)
         sent.append((name, args))
-        reply = await command(name, **args)
-        replies.append(reply.name)
-        return reply
-    host.command = logged
+        future.add_done_callback(lambda f: f.cancelled() or f.exception() or replies.append(f.result().name))
+        return future
+    host._send = logged
 
     await host.connect()
     done = 0

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 
 from controller.table.facade import Table
 from firmware_protocol.catalog import (BUTTONS, BY_ID, BY_NAME, COMPLETIONS, ENUMERATIONS, OPERATIONS, REPLY_OF,
-                                       SUBSYSTEM_OF, SUBSYSTEMS, EncodeError, Message, ProtocolError, decode_message,
-                                       encode_message, enumerated_fields, value_name)
+                                       SUBSYSTEM_OF, SUBSYSTEMS, EncodeError, Message, ProtocolError, _decode_fields,
+                                       _encode_fields, decode_message, encode_message, enumerated_fields, value_name)
 from firmware_protocol.frame import MAX_PAYLOAD
 from firmware_protocol.vectors import EXAMPLES
 from firmware_protocol.virtual_time import run_virtual
@@ -50,12 +50,44 @@ def test_decoding_arbitrary_payloads_never_raises(msg_id, payload):
     assert isinstance(result, (Message, ProtocolError))
 
 
+def _damaged(data: st.DataObject, payload: bytes) -> bytes:
+    """The payload as it is, cut short, with bytes after it, or with one byte replaced."""
+    how = data.draw(st.sampled_from(["as is", "cut", "longer", "replaced"]))
+    if how == "cut":
+        return payload[:data.draw(st.integers(0, max(len(payload) - 1, 0)))]
+    if how == "longer":
+        return payload + data.draw(st.binary(min_size=1, max_size=4))
+    if how == "replaced" and payload:
+        at = data.draw(st.integers(0, len(payload) - 1))
+        return payload[:at] + bytes([data.draw(st.integers(0, 0xFF))]) + payload[at + 1:]
+    return payload
+
+
+@given(any_message, st.data())
+def test_the_faster_decoders_say_what_the_field_by_field_path_says(msg, data):
+    # The same message or error, its fields in the same order (a trace writes them in it).
+    msg_id, payload = encode_message(msg)
+    payload = _damaged(data, payload)
+    fast, fields = decode_message(msg_id, payload), _decode_fields(msg_id, payload)
+    assert fast == fields
+    if isinstance(fields, Message):
+        assert list(fast.args) == list(fields.args)
+
+
+@given(any_message)
+def test_the_faster_encoders_write_what_the_field_by_field_path_writes(msg):
+    assert encode_message(msg) == _encode_fields(msg)
+
+
 @pytest.mark.parametrize("msg", [
     Message("no_such_message"),
     Message("roll_dice", {}),
     Message("roll_dice", {"count": 2, "extra": 1}),
     Message("roll_dice", {"count": 256}),
     Message("show_text", {"seats": 0, "text": 5}),
+    Message("show_text", {"seats": 0, "text": "x" * 256}),
+    Message("show_scores", {"scores": [0, 0, 0, 2**31], "mode": 0, "dealer": 0}),
+    Message("show_scores", {"scores": [0, 0, 0, 0], "mode": 0}),
 ])
 def test_building_a_wrong_message_raises_at_once(msg):
     with pytest.raises(EncodeError):

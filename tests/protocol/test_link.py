@@ -395,9 +395,65 @@ def test_exactly_once_in_order_over_a_bad_line(seed):
 
 
 def test_idle_endpoints_keep_no_timer():
-    # A timer left from the last frame may fire once (within rto_max), then none is kept.
-    at_table, at_host, host, table = exchange(Impairment(), 3, 0, settle=2.0)
+    # Once the last acks are in (well within rto_min) no timer is left to fire for nothing.
+    at_table, at_host, host, table = exchange(Impairment(), 3, 0, settle=0.01)
     assert host._timer is None and table._timer is None
+
+
+class LossyLine:
+    """The host's end of a memory line that loses the next `lose` data frames it is asked
+    to write and remembers when each data frame went out."""
+
+    def __init__(self, line) -> None:
+        self.line, self.lose, self.data_writes = line, 0, []
+
+    @property
+    def on_close(self):
+        return self.line.on_close
+
+    @on_close.setter
+    def on_close(self, callback) -> None:
+        self.line.on_close = callback
+
+    def set_receiver(self, callback) -> None:
+        self.line.set_receiver(callback)
+
+    def write(self, data: bytes) -> None:
+        if data[3] >= 0x10:  # a data frame (the catalog's ids), not an ack or a reset
+            self.data_writes.append(asyncio.get_running_loop().time())
+            if self.lose:
+                self.lose -= 1
+                return
+        self.line.write(data)
+
+    def close(self) -> None:
+        self.line.close()
+
+
+def test_an_endpoint_resends_a_lost_frame_at_its_rto_and_finds_a_silent_peer_lost_at_give_up():
+    loop = VirtualTimeLoop()
+    a, b = memory_pair(loop)
+    host_line = LossyLine(a)
+    at_table, lost_at = [], []
+
+    async def main():
+        host = LinkEndpoint(Link("host", epoch=1), host_line, [].append, on_lost=lambda: lost_at.append(loop.time()),
+                            loop=loop)
+        LinkEndpoint(Link("table", epoch=2), b, at_table.append, loop=loop)
+        await asyncio.sleep(1.0)  # the session is open and the line idle: no timer runs
+        rto, host_line.lose = host.stats.rto, 1
+        sent = loop.time()
+        host.send(text(1))
+        await asyncio.sleep(1.0)
+        assert at_table == [text(1)] and host_line.data_writes == [sent, sent + rto]
+        b.set_receiver(lambda data: None)  # the table goes deaf and mute
+        sent = loop.time()
+        host.send(text(2))
+        await asyncio.sleep(5.0)
+        assert lost_at == [sent + host.link.give_up]
+
+    loop.run_until_complete(main())
+    loop.close()
 
 
 def test_endpoints_reconnect_over_a_new_line_without_loss_or_repeat():

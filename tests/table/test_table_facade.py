@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from controller.table.facade import UNEXPECTED_LOG_EVERY, Table, TableFault
+from controller.table.facade import CLEAN_LINE_PATIENCE, UNEXPECTED_LOG_EVERY, Table, TableFault
 from controller.table.events import (ButtonPressed, Fault, LinkDropped, TableFaulted, TableRebooted,
                                      UnexpectedMessage)
 from controller.table.traffic import RECENT_MESSAGES
@@ -178,15 +178,40 @@ def test_a_flood_of_unexpected_messages_is_logged_once_per_interval_and_counted(
     assert warnings[1].endswith("no operation was waiting for it (3 more unexpected messages since the last warning)")
 
 
-def test_closing_the_facade_leaves_no_task_of_it_running():
+def test_closing_the_facade_leaves_no_task_or_timer_of_it_running():
     async def beat_then_close(s: Session):
         await asyncio.sleep(10)  # heartbeats meanwhile
         s.host.close()
         await asyncio.sleep(0)  # the cancelled tasks finish
         beats = sum(1 for r in s.sim.trace.records if r.dir == "cmd" and r.name == "heartbeat")
-        return beats, asyncio.all_tasks() - {asyncio.current_task()}
-    beats, left = in_session(beat_then_close)
-    assert beats >= 5 and left == set()
+        timers = [h for h in s.loop._scheduled if not h.cancelled() and getattr(h._callback, "__self__", None) is s.host]
+        return beats, asyncio.all_tasks() - {asyncio.current_task()}, timers
+    beats, left, timers = in_session(beat_then_close)
+    assert beats >= 5 and left == set() and timers == []
+
+
+def test_on_an_idle_line_a_table_that_stops_answering_heartbeats_is_one_fault_on_time():
+    async def hang(s: Session):
+        emit = s.sim.firmware._emit
+        s.sim.firmware._emit = lambda to, msg: None if to == "reply" else emit(to, msg)  # acks, never answers
+        await asyncio.sleep(CLEAN_LINE_PATIENCE - 0.1)  # the first unanswered heartbeat goes out within a second
+        early = s.of(TableFaulted)
+        await asyncio.sleep(1.2 + 5)
+        return early, s.of(TableFaulted), s.of(LinkDropped)
+    early, faults, dropped = in_session(hang)
+    assert early == [] and dropped == []
+    [fault] = faults
+    assert fault.fault.code == Code.OPERATION_TIMEOUT and "no reply to heartbeat" in fault.fault.describe()
+
+
+def test_on_an_idle_line_a_table_that_falls_silent_is_a_lost_link_within_a_heartbeat_and_give_up():
+    async def silence(s: Session):
+        table_end = s.host._endpoint._transport.peer
+        table_end.set_receiver(lambda data: None)
+        table_end.write = lambda data: None  # deaf and mute, the line still there
+        await asyncio.sleep(1.0 + s.host._link.give_up + 0.01)  # the next heartbeat, then the link's give-up
+        return s.of(LinkDropped), s.host.connected
+    assert in_session(silence) == ([LinkDropped()], False)
 
 
 def beats(s: Session) -> int:
