@@ -197,7 +197,7 @@ def _mqtt_plan(config):
 
 
 def _web_plan(config) -> WebPlan | None:
-    if config.web_listen is None:  # else aiohttp is not even imported
+    if config.web_listen is None:  # else no web server is even imported
         return None
     from controller.api.listen import parse_listen
     from controller.api.web.table_web import operator_hash
