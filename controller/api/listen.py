@@ -194,6 +194,7 @@ class Serving:
 
     async def close(self) -> None:
         self._server.should_exit = True  # uvicorn's own way out: open connections closed, then the sockets
+        self._server.exit.set()
         await self._task
 
 
@@ -206,9 +207,23 @@ async def serve(app, host: str, port: int, *, what: str = "web", headers: dict[s
     import uvicorn
 
     class Server(uvicorn.Server):
+        """No signal handlers of its own, and a tick a second, not uvicorn's ten: the Date
+        header's resolution (an idle board wakes for nothing else); a close is seen at once."""
+
+        def __init__(self, config) -> None:
+            super().__init__(config)
+            self.exit = asyncio.Event()
+
         @contextlib.contextmanager
         def capture_signals(self):
             yield
+
+        async def main_loop(self) -> None:
+            counter = 0
+            while not await self.on_tick(counter):
+                counter += 10  # on_tick refreshes the headers on every tenth
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.exit.wait(), 1.0)
 
     raise_file_limit()
     quiet_server_logs()
