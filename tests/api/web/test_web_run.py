@@ -116,8 +116,8 @@ def test_a_taken_port_stops_run_with_the_option_named(procs):
 def test_a_table_serving_its_page_and_publishing_to_mqtt_loads_no_client_library(procs, short_tmp):
     """The web stack is the server alone (Starlette on uvicorn): aiohttp, whose package
     brings its HTTP client into every process that serves with it, is not loaded; nor what
-    only a mistyped config (difflib's hint) or the package metadata (the version) needs, nor
-    importlib.resources (zipfile with it) for the shipped config's folder."""
+    only a mistyped config (difflib's hint), the package metadata (the version) or the
+    client commands need, nor importlib.resources (zipfile with it) for the shipped config."""
     broker = Mosquitto(short_tmp / "broker", ("table-1",)).start()
     try:
         (procs.folder / "mqtt-password").write_text(PASSWORD + "\n")
@@ -134,4 +134,5 @@ def test_a_table_serving_its_page_and_publishing_to_mqtt_loads_no_client_library
         broker.kill()
     assert {"uvicorn", "starlette", "aiomqtt"} <= imported
     assert {m for m in imported if m.split(".")[0] == "aiohttp"} == set()
-    assert {"difflib", "importlib.metadata", "importlib.resources", "zipfile"} & imported == set()
+    assert {"difflib", "importlib.metadata", "controller.commands.client", "importlib.resources",
+            "zipfile"} & imported == set()
