@@ -90,7 +90,7 @@ class WebServer:
     @property
     def url(self) -> str:
         """The page's address: web.url, else the bound one (on every address: the board's own)."""
-        host = self.settings.host if self.settings.host not in ("0.0.0.0", "::", "") else _ownpeer()
+        host = self.settings.host if self.settings.host not in ("0.0.0.0", "::", "") else _own_address()
         return self.settings.url or f"http://{f'[{host}]' if ':' in host else host}:{self.port}/"
 
     # ---- lifecycle ----
@@ -312,7 +312,7 @@ async def _no_route(request: Request) -> Response:
     raise Refusal("not_found", f"no route {request.method} {request.url.path} (docs/API.md, HTTP and WebSocket)")
 
 
-def _ownpeer() -> str:
+def _own_address() -> str:
     """The board's address on its default route (what a phone on its network reaches), or loopback."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
