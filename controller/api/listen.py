@@ -163,8 +163,6 @@ def quiet_server_logs() -> None:
             logger.addFilter(throttled)
 
 
-
-
 def _listener(host: str, port: int) -> socket.socket:
     """A TCP socket bound to ``host:port``, as asyncio binds one. Its protocol named
     (socket.create_server leaves it 0): asyncio sets TCP_NODELAY on a connection only then,
@@ -239,7 +237,8 @@ async def serve(app, host: str, port: int, *, what: str = "web", headers: dict[s
     while not server.started and not task.done():  # a few turns of the loop: the socket is bound already
         await asyncio.sleep(0.01)
     if task.done():
-        task.result()
+        listener.close()
+        task.result()  # uvicorn's own failure, raised here
     return Serving(server, task, listener.getsockname()[1])
 
 
@@ -257,3 +256,24 @@ async def close_websocket(ws, code: int = 1000, reason: str = "") -> None:
             await ws.close(code, reason)
         except (WebSocketDisconnect, RuntimeError):
             pass  # closed meanwhile: nothing more to say
+
+
+def refusing(check):
+    """A Starlette middleware: the reply ``await check(scope)`` gives is sent instead of the
+    application's (a WebSocket refused with it); None lets the request through."""
+    from starlette.middleware import Middleware
+    from starlette.websockets import WebSocket
+
+    class Refusing:
+        def __init__(self, app) -> None:
+            self.app = app
+
+        async def __call__(self, scope, receive, send) -> None:
+            refused = await check(scope) if scope["type"] in ("http", "websocket") else None
+            if refused is None:
+                await self.app(scope, receive, send)
+            elif scope["type"] == "websocket":
+                await WebSocket(scope, receive, send).send_denial_response(refused)
+            else:
+                await refused(scope, receive, send)
+    return Middleware(Refusing)

@@ -30,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.api.floor.board import Board
-from controller.api.listen import close_websocket, head_too_long, host_is_ours, peer
+from controller.api.listen import close_websocket, head_too_long, host_is_ours, peer, refusing
 from controller.api.web.access import Access
 from controller.errors import Refusal
 
@@ -177,20 +177,7 @@ def _guard(view: FloorView) -> Middleware:
         except Refusal as exc:
             return refused(conn, exc)
         return None
-
-    class Guard:
-        def __init__(self, app) -> None:
-            self.app = app
-
-        async def __call__(self, scope, receive, send) -> None:
-            refused = await refusal(scope) if scope["type"] in ("http", "websocket") else None
-            if refused is None:
-                await self.app(scope, receive, send)
-            elif scope["type"] == "websocket":
-                await WebSocket(scope, receive, send).send_denial_response(refused)
-            else:
-                await refused(scope, receive, send)
-    return Middleware(Guard)
+    return refusing(refusal)
 
 
 def build_app(view: FloorView, routes: list[BaseRoute] = ()) -> Starlette:

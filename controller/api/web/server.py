@@ -37,7 +37,7 @@ from controller.api.server import ControlHandler, Subscription, answer, check_re
 from controller.errors import Refusal
 from controller.club.journal import WRITERS
 from controller.api.listen import (LOG_INTERVAL, MAX_REQUEST_HEAD, close_websocket, head_too_long, host_is_ours, peer,
-                                   serve)
+                                   refusing, serve)
 from controller.api.ops import BY_NAME
 from controller.api.web.access import Access, Login, may, role_for
 
@@ -369,24 +369,12 @@ def _host_guard(names: set[str]) -> Middleware:
     and its headers must be of a sane size."""
     names = frozenset(name for name in names if name)
 
-    def refusal(scope) -> Refusal | None:
+    async def refusal(scope) -> Response | None:
         if head_too_long(scope):
-            return Refusal("too_large", f"request headers longer than {MAX_REQUEST_HEAD} bytes")
-        if not host_is_ours(Headers(scope=scope).get("host"), names):
-            return Refusal("forbidden", "this request does not name this table (Host); use the page's address")
-        return None
-
-    class HostGuard:
-        def __init__(self, app) -> None:
-            self.app = app
-
-        async def __call__(self, scope, receive, send) -> None:
-            refused = refusal(scope) if scope["type"] in ("http", "websocket") else None
-            if refused is None:
-                await self.app(scope, receive, send)
-            elif scope["type"] == "websocket":
-                ws = WebSocket(scope, receive, send)
-                await ws.send_denial_response(_refused(ws, refused))
-            else:
-                await _refused(HTTPConnection(scope), refused)(scope, receive, send)
-    return Middleware(HostGuard)
+            refused = Refusal("too_large", f"request headers longer than {MAX_REQUEST_HEAD} bytes")
+        elif not host_is_ours(Headers(scope=scope).get("host"), names):
+            refused = Refusal("forbidden", "this request does not name this table (Host); use the page's address")
+        else:
+            return None
+        return _refused(HTTPConnection(scope), refused)
+    return refusing(refusal)
