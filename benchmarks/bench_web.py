@@ -1,6 +1,8 @@
 """Web figures: `mjtable run` (the console script, on a simulator's pty) with a `web:`
-section: VmRSS with a game in play and an event stream open, and the time from an HTTP op
-to its event on the WebSocket (the server's share of "table event to the browser's DOM").
+section: the CPU the controller spends on one page load (the page, its files, the
+session, the event stream's snapshot) and on one GET /api/status; VmRSS after the page
+load, and with a game in play and an event stream open; the time from an HTTP op to its
+event on the WebSocket (the server's share of "table event to the browser's DOM").
 Start-up, idle memory and idle CPU in each configuration are bench_run.py's."""
 from __future__ import annotations
 
@@ -13,9 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_system import MIB, MJTABLE, Figures, spawn_first_line, stop, vm_rss
+from benchmarks.bench_system import MIB, MJTABLE, Figures, cpu_of, spawn_first_line, stop, vm_rss
 
 CYCLES = 20  # pause / resume pairs timed over the WebSocket
+STATUS_REQUESTS = 100  # GET /api/status, their CPU shared out
 SECRET = "bench operator secret"
 
 
@@ -38,6 +41,40 @@ def _start(config: Path) -> tuple[subprocess.Popen, float, str]:
             raise SystemExit(f"mjtable run exited: {log}")
         log += line
     return run, time.perf_counter() - started, log
+
+
+async def _page_load(port: int) -> None:
+    """What a phone's browser asks for on opening the page, the event stream's snapshot last."""
+    import aiohttp
+
+    base = f"http://127.0.0.1:{port}"
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{base}/") as reply:
+            page = await reply.text()
+        for path in re.findall(r'(?:src|href)="/?([^":]+)"', page):
+            async with session.get(f"{base}/{path}") as reply:
+                assert reply.status == 200, path
+        await (await session.get(f"{base}/api/session")).read()
+        async with session.ws_connect(f"{base}/api/events") as ws:
+            await ws.receive()
+
+
+def _cpu_of(pid: int, action) -> float:
+    """CPU seconds the controller spends on ``action()``, its replies sent."""
+    before = cpu_of(pid)
+    action()
+    time.sleep(0.2)  # its last writes and closes
+    return cpu_of(pid) - before
+
+
+def _statuses(port: int) -> None:
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    for _ in range(STATUS_REQUESTS):
+        connection.request("GET", "/api/status")
+        connection.getresponse().read()
+    connection.close()
 
 
 async def _op_to_event(port: int) -> list[float]:
@@ -72,12 +109,20 @@ def main() -> None:
             web = f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {hash_secret(SECRET)}\n"
             run, _, log = _start(_config(Path(tmp), device, web))
             port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", log)[1])
+            page_cpu = _cpu_of(run.pid, lambda: asyncio.run(_page_load(port)))
+            page_rss = vm_rss(run.pid)
+            status_cpu = _cpu_of(run.pid, lambda: _statuses(port)) / STATUS_REQUESTS
             delays = asyncio.run(_op_to_event(port))
             rss = vm_rss(run.pid)
             stop(run)
     finally:
         stop(sim)
     figures = Figures("web: mjtable run with its web server, a game in play (start-up and idle memory: run)")
+    figures.add("one page load (page, files, session, stream snapshot): controller CPU", f"{page_cpu * 1e3:.0f} ms", "", True)
+    figures.add(f"GET /api/status: controller CPU per request, over {STATUS_REQUESTS}", f"{status_cpu * 1e3:.2f} ms", "",
+                True)
+    figures.add("mjtable run VmRSS, web server, after one page load", f"{page_rss / MIB:.1f} MB", "≤ 40 MB",
+                page_rss <= 40 * MIB)
     figures.add("mjtable run VmRSS, web server, a game in play, a stream open", f"{rss / MIB:.1f} MB", "≤ 40 MB",
                 rss <= 40 * MIB)
     median = statistics.median(delays)

@@ -3,11 +3,11 @@ this folder), so that an installed wheel has the rule-set presets, table profile
 config, systemd unit and udev rule too, and an editable install reads this folder."""
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
-# A file-system package: the table config's relative paths need a real folder.
-CONFIG_DIR = Path(str(files(__name__)))
+# A file-system package: the table config's relative paths need a real folder. (Its
+# __file__'s, not importlib.resources': that loads zipfile and tempfile into every process.)
+CONFIG_DIR = Path(__file__).resolve().parent
 
 
 def shipped_names(folder: str) -> list[str]:

@@ -16,7 +16,6 @@ position; scalars are then built with PyYAML's safe constructor.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import math
 import types
@@ -226,6 +225,8 @@ class Str(Schema):
 
 
 def _did_you_mean(word: str, options: Iterable[str]) -> str:
+    import difflib  # a mistyped key's hint only: not in a running controller
+
     close = difflib.get_close_matches(word, list(options), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -42,14 +42,14 @@ COMMANDS: dict[str, str] = {
 
 
 class _Version(argparse.Action):
-    """`--version`, reading the installed version only when asked."""
+    """`--version`."""
 
     def __init__(self, option_strings, dest, **kwargs) -> None:
         super().__init__(option_strings, dest, nargs=0, help="show the version and exit")
 
     def __call__(self, parser, namespace, values, option_string=None) -> None:
-        from controller.version import installed_version
-        print(f"mjtable {installed_version('(not installed)')}")
+        from controller.version import VERSION
+        print(f"mjtable {VERSION}")
         parser.exit()
 
 

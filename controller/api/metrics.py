@@ -21,7 +21,7 @@ from prometheus_client.registry import Collector
 
 from firmware_protocol.codes import Code
 
-from controller.version import installed_version
+from controller.version import VERSION
 
 
 # Seconds from a hand's end to the next hand in play: the mechanical path is ~17 s on a
@@ -60,7 +60,7 @@ class TableMetrics:
         self.table_resets = Counter("mjtable_table_resets", "Times the table's MCU rebooted under the controller",
                                     registry=r)
         self.links_lost = Counter("mjtable_link_lost", "Times the link to the table was lost", registry=r)
-        Info("mjtable_build", "The controller's version", registry=r).info({"version": installed_version()})
+        Info("mjtable_build", "The controller's version", registry=r).info({"version": VERSION})
         ProcessCollector(registry=r)  # process_cpu_seconds_total, process_resident_memory_bytes, ...
         r.register(PLATFORM_COLLECTOR)  # python_info
         r.register(_OnScrape(self))

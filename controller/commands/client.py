@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from controller.api.client import Client, ClientError, RequestError
+from controller.commands import CONFIG_HELP
 from controller.commands.status_text import describe_status, time_limit_line
 from controller.language import ENGLISH, Words, reader_words
 from controller.club.players import SEATINGS, parse_player
@@ -31,9 +32,6 @@ HELP = {
     "abandon": "abandon the game in play (its hands stay in the journal)",
     "signal": "give a time-limited session's start signal or its warning signal",
 }
-
-CONFIG_HELP = ("table config (default $MJTABLE_CONFIG, else /etc/mjtable/table.yaml if it exists, "
-               "else the shipped config/table.yaml)")
 
 
 class CommandError(Exception):

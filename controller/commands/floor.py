@@ -85,21 +85,16 @@ async def serve(connection, host: str, port: int, prefix: str, secret_hash: str 
 
 async def serve_page(app, host: str, port: int, command: str, what: str, following) -> int:
     """Serve ``app`` and run ``following()`` (the broker's side) until SIGINT or SIGTERM."""
-    from aiohttp import web
+    from controller.api.floor.web import HEADERS, MAX_WS_MESSAGE, WS_HEARTBEAT
+    from controller.api.listen import serve
 
-    from controller.api.listen import guard_server
-
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    guard_server(runner.server, what)
     try:
-        await web.TCPSite(runner, host, port).start()
+        serving = await serve(app, host, port, what=what, headers=HEADERS, max_ws_message=MAX_WS_MESSAGE,
+                              ws_heartbeat=WS_HEARTBEAT)
     except OSError as exc:
         print(f"mjtable {command}: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
-        await runner.cleanup()
         return 2
-    bound_host, bound_port = runner.addresses[0][:2]
-    print(f"{what} on http://{bound_host}:{bound_port}/", flush=True)  # tests read the port here
+    print(f"{what} on http://{host}:{serving.port}/", flush=True)  # tests read the port here
     subscription = asyncio.ensure_future(following())
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -109,5 +104,5 @@ async def serve_page(app, host: str, port: int, command: str, what: str, followi
         await stop.wait()
     finally:
         subscription.cancel()
-        await runner.cleanup()
+        await serving.close()
     return 0

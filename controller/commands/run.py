@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from controller.commands.client import CONFIG_HELP
+from controller.commands import CONFIG_HELP
 
 HELP = "run the controller on the configured table (serial port, socket:// or a simulator pty)"
 

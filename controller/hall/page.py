@@ -13,11 +13,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from aiohttp import web
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
 
 from controller.api.floor.board import Board
 from controller.api.floor.broker import Connection
 from controller.api.floor.web import FloorView, build_app as floor_app
+from controller.api.listen import peer
 from controller.api.web.access import Access
 from controller.errors import Refusal
 from controller.hall import orders
@@ -69,20 +73,20 @@ class HallView(FloorView):
         return {"type": "standings", "standings": rows, "results": len(results),
                 "unreported": {r: unreported(s.tables(), seating, results, r) for r in rounds}}
 
-    async def index(self, request: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / "index.html")
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
 
-    async def standings_json(self, request: web.Request) -> web.Response:
-        return web.json_response(self.standings())
+    async def standings_json(self, request: Request) -> Response:
+        return JSONResponse(self.standings())
 
 
     # ---- the director's ----
-    async def _director(self, request: web.Request) -> dict:
+    async def _director(self, request: Request) -> dict:
         """The request's JSON body once its bearer secret is the hall's; Refusal."""
         scheme, _, token = request.headers.get("Authorization", "").strip().partition(" ")
         if scheme.casefold() != "bearer" or not token.strip():
             raise Refusal("unauthorized", "the director's actions need the hall's operator secret")
-        await self.director.bearer(request.remote or "", token.strip())
+        await self.director.bearer(peer(request), token.strip())
         try:
             body = await request.json()
         except ValueError:
@@ -91,34 +95,28 @@ class HallView(FloorView):
             raise Refusal("bad_request", "the body is a JSON object")
         return body
 
-    async def correct(self, request: web.Request) -> web.Response:
+    async def correct(self, request: Request) -> Response:
+        body = await self._director(request)
+        args = [body.get(k) for k in ("player", "points", "who", "why")]
+        if not (all(isinstance(v, int) and not isinstance(v, bool) for v in args[:2])
+                and all(isinstance(v, str) and v.strip() for v in args[2:])):
+            raise Refusal("bad_request", 'a correction is {"player": N, "points": N, "who": "...", "why": "..."}')
         try:
-            body = await self._director(request)
-            args = [body.get(k) for k in ("player", "points", "who", "why")]
-            if not (all(isinstance(v, int) and not isinstance(v, bool) for v in args[:2])
-                    and all(isinstance(v, str) and v.strip() for v in args[2:])):
-                raise Refusal("bad_request", 'a correction is {"player": N, "points": N, "who": "...", "why": "..."}')
-            try:
-                made = await asyncio.to_thread(self.hall.store.correct, *args, body.get("round"))
-            except HallStoreError as exc:
-                raise Refusal("bad_request", str(exc)) from None
-        except Refusal as refusal:
-            return _refused(refusal)
+            made = await asyncio.to_thread(self.hall.store.correct, *args, body.get("round"))
+        except HallStoreError as exc:
+            raise Refusal("bad_request", str(exc)) from None
         self.results_changed()
-        return web.json_response({"ok": True, "correction": asdict(made)})
+        return JSONResponse({"ok": True, "correction": asdict(made)})
 
-    async def tables(self, request: web.Request) -> web.Response:
+    async def tables(self, request: Request) -> Response:
         """An order to every table (controller/hall/orders.py): the seating, a start, a signal."""
-        try:
-            body = await self._director(request)
-            request_, done = self._order(body)
-            if (why := orders.too_large(request_)) is not None:
-                raise Refusal("too_large", why)
-        except Refusal as refusal:
-            return _refused(refusal)
+        body = await self._director(request)
+        request_, done = self._order(body)
+        if (why := orders.too_large(request_)) is not None:
+            raise Refusal("too_large", why)
         tables = self.hall.store.tables()
         replies = await orders.send(self.connection, self.board.prefix, tables, request_)
-        return web.json_response({"ok": all(r is not None and r.get("ok") for r in replies.values()),
+        return JSONResponse({"ok": all(r is not None and r.get("ok") for r in replies.values()),
                                   "tables": orders.answer_lines(tables, replies, done, orders.ANSWER_TIMEOUT)})
 
     def _order(self, body: dict) -> tuple[dict, str]:
@@ -133,16 +131,10 @@ class HallView(FloorView):
                                      '{"order": "signal", "signal": "start" | "warning"}')
 
 
-def _refused(refusal: Refusal) -> web.Response:
-    status = {"unauthorized": 401, "locked_out": 429}.get(refusal.code, 400)
-    return web.json_response({"ok": False, "error": {"code": refusal.code, "message": refusal.message}},
-                             status=status)
-
-
-def build_app(view: HallView) -> web.Application:
-    app = floor_app(view)
-    app.router.add_get("/standings", view.standings_json)
-    app.router.add_post("/api/correct", view.correct)
-    app.router.add_post("/api/tables", view.tables)
-    app.router.add_static("/hall/", STATIC)
-    return app
+def build_app(view: HallView):
+    return floor_app(view, [
+        Route("/standings", view.standings_json),
+        Route("/api/correct", view.correct, methods=["POST"]),
+        Route("/api/tables", view.tables, methods=["POST"]),
+        Mount("/hall", StaticFiles(directory=STATIC)),
+    ])

@@ -3,8 +3,8 @@ every tile at once and then each change as it comes.
 
 What a browser may do is bounded as on the table's page: a request must name this machine
 (Host) and come from the floor's own page (Origin); streams are capped, in all and per
-address; the page sends nothing, so a message to /ws closes it. The headers forbid inline
-script and framing.
+address; the page sends nothing, so a message to /ws closes it. The headers (HEADERS, on
+every reply as `mjtable floor` serves the page) forbid inline script and framing.
 
 Each browser gets its own bounded queue, written by a task of its own, so a slow or gone
 browser never holds up the others or the broker's messages; one that falls that far
@@ -21,10 +21,16 @@ from typing import Any
 
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from controller.api.floor.board import Board
-from controller.api.listen import host_is_ours
+from controller.api.listen import close_websocket, head_too_long, host_is_ours, peer, refusing
 from controller.api.web.access import Access
 from controller.errors import Refusal
 
@@ -36,6 +42,7 @@ MAX_LOGIN_BODY = 1024  # bytes of a login request
 MAX_STREAMS = 64        # WebSockets open at once
 MAX_STREAMS_PER_ADDRESS = 8
 MAX_WS_MESSAGE = 1024   # bytes: the page sends nothing
+WS_HEARTBEAT = 20.0     # seconds between pings: a browser that went away is let go
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer", "X-Frame-Options": "DENY",
            "Content-Security-Policy": "default-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
                                       "base-uri 'none'; form-action 'none'"}
@@ -74,106 +81,113 @@ class FloorView:
                 "tiles": self.board.tiles_as_dicts()}
 
     # ---- who may look ----
-    async def logged_in(self, request: web.Request) -> bool:
+    async def logged_in(self, request: HTTPConnection) -> bool:
         if self.access is None:
             return True
         auth = request.headers.get("Authorization", "")
         if auth.startswith("Bearer "):
-            return await self.access.bearer(request.remote or "unknown", auth[len("Bearer "):].strip()) == "operator"
+            return await self.access.bearer(peer(request), auth[len("Bearer "):].strip()) == "operator"
         return self.access.login_of(request.cookies.get(COOKIE)) is not None
 
-    async def session(self, request: web.Request) -> web.Response:
-        return web.json_response({"login": self.access is not None, "in": await self.logged_in(request)})
+    async def session(self, request: Request) -> Response:
+        return JSONResponse({"login": self.access is not None, "in": await self.logged_in(request)})
 
-    async def login(self, request: web.Request) -> web.Response:
+    async def login(self, request: Request) -> Response:
         if self.access is None:
-            return web.json_response({"ok": True})
-        body = await request.content.read(MAX_LOGIN_BODY + 1)
+            return JSONResponse({"ok": True})
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_LOGIN_BODY:
+                break
         try:
             secret = json.loads(body).get("secret") if len(body) <= MAX_LOGIN_BODY else None
         except (ValueError, AttributeError):
             secret = None
-        token, _ = await self.access.login(request.remote or "unknown", "operator", secret)
-        response = web.json_response({"ok": True})
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/", secure=request.secure)
-        log.info("floor view: logged in from %s", request.remote)
+        token, _ = await self.access.login(peer(request), "operator", secret)
+        response = JSONResponse({"ok": True})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
+                            secure=request.url.scheme == "https")
+        log.info("floor view: logged in from %s", peer(request))
         return response
 
     # ---- the browsers ----
-    async def socket(self, request: web.Request) -> web.StreamResponse:
-        address = request.remote or "unknown"
+    async def socket(self, ws: WebSocket) -> None:
+        address = peer(ws)
         if sum(self._streams.values()) >= MAX_STREAMS or self._streams.get(address, 0) >= MAX_STREAMS_PER_ADDRESS:
-            return web.json_response({"error": "too many floor views open; try again later"}, status=503)
-        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_WS_MESSAGE)
-        await ws.prepare(request)
+            await ws.send_denial_response(JSONResponse({"error": "too many floor views open; try again later"}, 503))
+            return
+        await ws.accept()
         self._streams[address] = self._streams.get(address, 0) + 1
         queue: asyncio.Queue = asyncio.Queue(BACKLOG + 1)
         queue.put_nowait(json.dumps(self.whole()))
         self._queues.add(queue)
         writer = asyncio.ensure_future(self._write(ws, queue))
         try:
-            async for message in ws:  # the page sends nothing: anything it sends ends the stream
-                break
+            await ws.receive()  # the page sends nothing: anything it sends (or its leaving) ends the stream
         finally:
             self._queues.discard(queue)
             writer.cancel()
             self._streams[address] -= 1
             if not self._streams[address]:
                 del self._streams[address]
-            await ws.close(code=1008)
-        return ws
+            await close_websocket(ws, 1008)
 
     @staticmethod
-    async def _write(ws: web.WebSocketResponse, queue: asyncio.Queue) -> None:
-        while (text := await queue.get()) is not None:
-            await ws.send_str(text)
+    async def _write(ws: WebSocket, queue: asyncio.Queue) -> None:
+        try:
+            while (text := await queue.get()) is not None:
+                await ws.send_text(text)
+        except WebSocketDisconnect:
+            return  # the browser is gone: the reader sees it too
         log.warning("a browser fell %d messages behind: dropped (its page reconnects)", BACKLOG)
-        await ws.close()
+        await close_websocket(ws)
 
-    async def index(self, request: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / "index.html")
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
 
-    async def tables(self, request: web.Request) -> web.Response:
-        return web.json_response(self.whole())
+    async def tables(self, request: Request) -> Response:
+        return JSONResponse(self.whole())
 
 
-VIEW = web.AppKey("view", FloorView)
+def refused(request: HTTPConnection, exc: Refusal) -> Response:
+    """A refusal (a login's, a director's) as a JSON error reply."""
+    status = {"unauthorized": 401, "locked_out": 429}.get(exc.code, 400)
+    return JSONResponse({"ok": False, "error": {"code": exc.code, "message": exc.message}}, status)
+
+
 _OPEN = {"/", "/session", "/login"}  # and the page's files: the rest needs the login
 
 
-@web.middleware
-async def _guard(request: web.Request, handler) -> web.StreamResponse:
-    """Host and Origin first (DNS rebinding, other sites' pages); the headers on every reply."""
-    origin = request.headers.get("Origin")
-    if not host_is_ours(request.host):
-        response = web.json_response({"error": "this request does not name this machine (Host)"}, status=403)
-    elif origin is not None and urlsplit(origin).netloc != request.host:
-        response = web.json_response({"error": "request from another site's page (Origin) refused"}, status=403)
-    else:
-        response = await _logged_in_first(request, handler)
-    if not response.prepared:  # a WebSocket's headers are sent
-        response.headers.update(HEADERS)
-    return response
+def _guard(view: FloorView) -> Middleware:
+    """Host and Origin first (DNS rebinding, other sites' pages), then the login."""
+    async def refusal(scope) -> Response | None:
+        conn = HTTPConnection(scope)
+        origin = conn.headers.get("Origin")
+        if head_too_long(scope):
+            return JSONResponse({"error": "request headers too long"}, 413)
+        if not host_is_ours(conn.headers.get("Host")):
+            return JSONResponse({"error": "this request does not name this machine (Host)"}, 403)
+        if origin is not None and urlsplit(origin).netloc != conn.headers.get("Host"):
+            return JSONResponse({"error": "request from another site's page (Origin) refused"}, 403)
+        path = scope["path"]
+        try:
+            if path not in _OPEN and not path.startswith("/static/") and not await view.logged_in(conn):
+                raise Refusal("unauthorized", "log in with the parlour's operator secret (POST /login)")
+        except Refusal as exc:
+            return refused(conn, exc)
+        return None
+    return refusing(refusal)
 
 
-async def _logged_in_first(request: web.Request, handler) -> web.StreamResponse:
-    view = request.app[VIEW]
-    try:
-        if request.path not in _OPEN and not request.path.startswith("/static/") and not await view.logged_in(request):
-            raise Refusal("unauthorized", "log in with the parlour's operator secret (POST /login)")
-        return await handler(request)
-    except Refusal as exc:
-        status = {"unauthorized": 401, "locked_out": 429}.get(exc.code, 400)
-        return web.json_response({"ok": False, "error": {"code": exc.code, "message": exc.message}}, status=status)
-
-
-def build_app(view: FloorView) -> web.Application:
-    app = web.Application(middlewares=[_guard])
-    app[VIEW] = view
-    app.router.add_get("/session", view.session)
-    app.router.add_post("/login", view.login)
-    app.router.add_get("/", view.index)
-    app.router.add_get("/ws", view.socket)
-    app.router.add_get("/tables", view.tables)
-    app.router.add_static("/static/", STATIC)
-    return app
+def build_app(view: FloorView, routes: list[BaseRoute] = ()) -> Starlette:
+    """The floor's page (and ``routes`` besides: the hall's)."""
+    return Starlette(routes=[
+        Route("/session", view.session),
+        Route("/login", view.login, methods=["POST"]),
+        Route("/", view.index),
+        WebSocketRoute("/ws", view.socket),
+        Route("/tables", view.tables),
+        Mount("/static", StaticFiles(directory=STATIC)),
+        *routes,
+    ], middleware=[_guard(view)], exception_handlers={Refusal: refused})

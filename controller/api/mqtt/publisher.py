@@ -28,7 +28,7 @@ from controller.api.mqtt.commands import Commands
 from controller.api.server import ControlHandler, encode
 from controller.backoff import Backoff
 from controller.api.mqtt.results import Results
-from controller.version import installed_version
+from controller.version import VERSION
 from controller.api.mqtt.settings import MqttSettings, parse_broker
 from controller.api.mqtt.topics import (NOT_EVENTS, OFFLINE, ONLINE, Topics, discovery_configs, event_message,
                                     status_message)
@@ -100,7 +100,7 @@ class Publisher:
         each of its retained topics (Home Assistant removes a device whose configs go)."""
         topics = [self.topics.status, self.topics.availability]
         if self.settings.discovery_prefix is not None:
-            topics += list(discovery_configs(self.topics, self.seats, installed_version()))
+            topics += list(discovery_configs(self.topics, self.seats, VERSION))
         for topic in topics:
             await client.publish(topic, b"", qos=1, retain=True, timeout=STOP_TIMEOUT)
 
@@ -167,7 +167,7 @@ class Publisher:
     async def _serve(self, client: aiomqtt.Client) -> None:
         await client.publish(self.topics.availability, ONLINE, qos=1, retain=True)
         if self.settings.discovery_prefix is not None:
-            for topic, config in discovery_configs(self.topics, self.seats, installed_version(), self.settings.web_url).items():
+            for topic, config in discovery_configs(self.topics, self.seats, VERSION, self.settings.web_url).items():
                 await client.publish(topic, json.dumps(config), qos=1, retain=True)
         await self._publish_status(client)
         if self.dropped:

@@ -3,7 +3,8 @@
 Every op goes the socket's way: ``controller.api.check_request`` for its shape, then
 ``Service.handle``, the replies the socket gives (``controller.api.answer``). What is
 added here is who may ask (each op's least role in the op table, controller/api/ops.py, as
-access.py applies it) and the limits of a network-facing server.
+access.py applies it) and the limits of a network-facing server. A Starlette application,
+served by uvicorn on the controller's loop (controller/api/listen.py: `serve`).
 """
 from __future__ import annotations
 
@@ -19,7 +20,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from starlette.applications import Starlette
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import FileResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from firmware_protocol.log_throttle import LogThrottle
 
@@ -27,7 +36,8 @@ from controller import rules as R
 from controller.api.server import ControlHandler, Subscription, answer, check_request, decode_request
 from controller.errors import Refusal
 from controller.club.journal import WRITERS
-from controller.api.listen import LOG_INTERVAL, guard_server, host_is_ours
+from controller.api.listen import (LOG_INTERVAL, MAX_REQUEST_HEAD, close_websocket, head_too_long, host_is_ours, peer,
+                                   refusing, serve)
 from controller.api.ops import BY_NAME
 from controller.api.web.access import Access, Login, may, role_for
 
@@ -43,7 +53,7 @@ MAX_WEBSOCKETS = 64            # event streams open at once
 MAX_WEBSOCKETS_PER_ADDRESS = 8  # so one client cannot take them all
 WS_HEARTBEAT = 30.0            # seconds between pings: a phone that walked away is let go
 BODY_TIMEOUT = 10.0            # seconds to send a request's body
-KEEPALIVE = 15.0               # seconds an idle connection is kept open between requests
+KEEPALIVE = 15                 # seconds an idle connection is kept open between requests
 
 # Refusals a client repeats at will: logged once per interval each, the rest counted.
 _TOLD = {code: LogThrottle(LOG_INTERVAL) for code in ("locked_out", "forbidden", "busy")}
@@ -73,8 +83,8 @@ class WebServer:
         self.settings = settings
         self.access = access
         self.metrics = metrics  # controller.metrics.TableMetrics: served at /metrics
-        self._runner: web.AppRunner | None = None
-        self._streams: dict[web.WebSocketResponse, str] = {}  # each event stream's address
+        self._serving = None  # controller.api.listen.Serving, once started
+        self._streams: dict[WebSocket, str] = {}  # each event stream's address
         self.port: int | None = None  # the bound port (the config's, or the one port 0 gave)
 
     @property
@@ -84,43 +94,39 @@ class WebServer:
         return self.settings.url or f"http://{f'[{host}]' if ':' in host else host}:{self.port}/"
 
     # ---- lifecycle ----
-    async def start(self) -> None:
+    def application(self) -> Starlette:
         names = {self.settings.host} | ({urlsplit(self.settings.url).hostname} if self.settings.url else set())
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_headers, _json_errors, _host_guard(names)])
-        app.add_routes([
-            web.get("/api/status", self._status),
-            web.get("/api/session", self._session),
-            web.post("/api/login", self._login),
-            web.post("/api/logout", self._logout),
-            web.post("/api/op/{op}", self._op),
-            web.get("/api/events", self._events),
-            web.get("/api/journal.{format}", self._journal_file),
-            web.route("*", "/api/{tail:.*}", _no_route),  # before the page's files: a JSON 404
-        ])
+        routes = [
+            Route("/api/status", self._status),
+            Route("/api/session", self._session),
+            Route("/api/login", self._login, methods=["POST"]),
+            Route("/api/logout", self._logout, methods=["POST"]),
+            Route("/api/op/{op}", self._op, methods=["POST"]),
+            WebSocketRoute("/api/events", self._events),
+            Route("/api/journal.{format}", self._journal_file),
+            Route("/api/{tail:path}", _no_route, methods=list(_METHODS)),  # before the page's files: a JSON 404
+        ]
         if self.metrics is not None:
-            app.router.add_get("/metrics", self._metrics)
+            routes.append(Route("/metrics", self._metrics))
         if STATIC.is_dir():
-            app.router.add_get("/", self._index)
-            app.router.add_static("/", STATIC)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=KEEPALIVE)
-        await self._runner.setup()
-        guard_server(self._runner.server)
-        site = web.TCPSite(self._runner, self.settings.host, self.settings.port)
+            routes += [Route("/", self._index), Mount("/", StaticFiles(directory=STATIC))]
+        return Starlette(routes=routes, exception_handlers={
+            Refusal: _refused, HTTPException: _http_error}, middleware=[_host_guard(names)])
+
+    async def start(self) -> None:
         try:
-            await site.start()
+            self._serving = await serve(self.application(), self.settings.host, self.settings.port, headers=HEADERS,
+                                        max_ws_message=MAX_WS_MESSAGE, ws_heartbeat=WS_HEARTBEAT, keepalive=KEEPALIVE)
         except OSError as exc:
-            await self.close()
             raise Refusal("not_allowed", f"cannot serve the web page on {self.settings.host}:{self.settings.port}: "
                                          f"{exc.strerror or exc} (web.listen)") from None
-        self.port = self._runner.addresses[0][1]
+        self.port = self._serving.port
         log.info("web page on %s (listening on %s:%d)", self.url, self.settings.host, self.port)
 
     async def close(self) -> None:
-        for ws in list(self._streams):
-            await ws.close()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
+        if self._serving is not None:
+            await self._serving.close()  # the event streams closed with the rest
+            self._serving = None
 
     async def __aenter__(self) -> "WebServer":
         await self.start()
@@ -130,15 +136,15 @@ class WebServer:
         await self.close()
 
     # ---- who asks ----
-    async def _who(self, request: web.Request) -> tuple[str | None, Login | None]:
+    async def _who(self, request: HTTPConnection) -> tuple[str | None, Login | None]:
         """(role, the cookie's login): a bearer secret, else the login cookie, else (None, None)."""
         auth = request.headers.get("Authorization", "")
         if auth.startswith("Bearer "):
-            return await self.access.bearer(_address(request), auth[len("Bearer "):].strip()), None
+            return await self.access.bearer(peer(request), auth[len("Bearer "):].strip()), None
         login = self.access.login_of(request.cookies.get(COOKIE))
         return (login.role, login) if login else (None, None)
 
-    async def _allowed(self, request: web.Request, needed: str, changes: bool) -> tuple[str | None, Login | None]:
+    async def _allowed(self, request: HTTPConnection, needed: str, changes: bool) -> tuple[str | None, Login | None]:
         role, login = await self._who(request)
         if not may(role, needed):
             if role is None:
@@ -148,39 +154,38 @@ class WebServer:
             self._check_csrf(request, login)
         return role, login
 
-    async def _allowed_to_read(self, request: web.Request, op: str) -> None:
+    async def _allowed_to_read(self, request: HTTPConnection, op: str) -> None:
         """A GET route serves a read op: the op's role; no CSRF token, as it changes nothing."""
         await self._allowed(request, role_for(op, self.settings.spectators), changes=not BY_NAME[op].read)
 
-    def _check_csrf(self, request: web.Request, login: Login) -> None:
+    def _check_csrf(self, request: HTTPConnection, login: Login) -> None:
         """A request with the login cookie must carry its token, from the page's own origin."""
         self._check_origin(request)
         if not hmac.compare_digest(request.headers.get("X-CSRF-Token", "").encode(), login.csrf.encode()):
             raise Refusal("forbidden", "missing or wrong X-CSRF-Token header (GET /api/session gives the token)")
 
-    def _check_origin(self, request: web.Request) -> None:
+    def _check_origin(self, request: HTTPConnection) -> None:
         origin = request.headers.get("Origin")
         if origin is None:
             return  # no browser sends a cross-site POST or WebSocket without one
-        ours = {request.host} | ({urlsplit(self.settings.url).netloc} if self.settings.url else set())
+        ours = {request.headers.get("Host")} | ({urlsplit(self.settings.url).netloc} if self.settings.url else set())
         if urlsplit(origin).netloc not in ours:
             raise Refusal("forbidden", "request from another site's page (Origin) refused")
 
     # ---- routes ----
-    async def _index(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "index.html")
+    async def _index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html")
 
-    async def _status(self, request: web.Request) -> web.Response:
+    async def _status(self, request: Request) -> Response:
         await self._allowed_to_read(request, "status")
         return _reply(await answer(self.handler, "status", {}))
 
-    async def _metrics(self, request: web.Request) -> web.Response:
+    async def _metrics(self, request: Request) -> Response:
         """Prometheus' scrape: read as the status is (a bearer secret when spectators are not open)."""
         await self._allowed_to_read(request, "status")
-        body, content_type = self.metrics.exposition(), self.metrics.content_type
-        return web.Response(body=body, headers={"Content-Type": content_type})
+        return Response(self.metrics.exposition(), headers={"Content-Type": self.metrics.content_type})
 
-    async def _session(self, request: web.Request) -> web.Response:
+    async def _session(self, request: Request) -> Response:
         role, login = await self._who(request)
         reply = {"ok": True, "role": role or "spectator", "csrf": login.csrf if login else None,
                  "spectators": self.settings.spectators, "url": self.url}
@@ -191,14 +196,15 @@ class WebServer:
                 sorted(set(R.preset_names()) | set(R.folder_rulesets(self.settings.rulesets)))
         return _reply(reply)
 
-    async def _journal_file(self, request: web.Request) -> web.Response:
+    async def _journal_file(self, request: Request) -> Response:
         """A game's journal as `mjtable journal --format csv|jsonl` writes it, to download."""
         await self._allowed_to_read(request, "journal")
-        write = WRITERS.get(request.match_info["format"])
+        form = request.path_params["format"]
+        write = WRITERS.get(form)
         if write is None:
-            raise Refusal("not_found", f"no journal format {request.match_info['format']!r}; "
+            raise Refusal("not_found", f"no journal format {form!r}; "
                                        f"known: {', '.join(f'journal.{f}' for f in WRITERS)}")
-        game = request.query.get("game")
+        game = request.query_params.get("game")
         if game is not None and not re.fullmatch(r"[0-9]{1,9}", game):
             raise Refusal("bad_request", "game must be a game id (an integer)")
         reply = await answer(self.handler, "journal", {"game": int(game)} if game else {})
@@ -206,34 +212,34 @@ class WebServer:
             return _reply(reply)
         out = io.StringIO()
         write(reply["records"], out)
-        name = f"mjtable-game-{reply['game']['id'] if reply['game'] else 'none'}.{request.match_info['format']}"
-        return web.Response(text=out.getvalue(), content_type="text/csv" if write is WRITERS["csv"] else
-                            "application/x-ndjson", headers={"Content-Disposition": f'attachment; filename="{name}"'})
+        name = f"mjtable-game-{reply['game']['id'] if reply['game'] else 'none'}.{form}"
+        return Response(out.getvalue(), media_type="text/csv" if write is WRITERS["csv"] else "application/x-ndjson",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"', **_API})
 
-    async def _login(self, request: web.Request) -> web.Response:
+    async def _login(self, request: Request) -> Response:
         self._check_origin(request)
         body = await _body(request)
         role = body.get("role")
         secret = body.get("pin") if role == "player" else body.get("secret")
-        token, login = await self.access.login(_address(request), role, secret)
+        token, login = await self.access.login(peer(request), role, secret)
         response = _reply({"ok": True, "role": login.role, "csrf": login.csrf})
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
-                            secure=(self.settings.url or "").startswith("https://") or request.secure)
-        log.info("web: %s logged in from %s", login.role, _address(request))
+        response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/",
+                            secure=(self.settings.url or "").startswith("https://") or request.url.scheme == "https")
+        log.info("web: %s logged in from %s", login.role, peer(request))
         return response
 
-    async def _logout(self, request: web.Request) -> web.Response:
+    async def _logout(self, request: Request) -> Response:
         token = request.cookies.get(COOKIE)
         login = self.access.login_of(token)
         if login is not None:
             self._check_csrf(request, login)
         self.access.logout(token)
         response = _reply({"ok": True})
-        response.del_cookie(COOKIE, path="/")
+        response.delete_cookie(COOKIE, path="/")
         return response
 
-    async def _op(self, request: web.Request) -> web.Response:
-        op = request.match_info["op"]
+    async def _op(self, request: Request) -> Response:
+        op = request.path_params["op"]
         if op not in BY_NAME:
             raise Refusal("unknown_op", f"unknown op {op!r}; known: {', '.join(o for o in BY_NAME if o != 'subscribe')}")
         if op == "subscribe":
@@ -245,54 +251,65 @@ class WebServer:
         op, args = check_request({**body, "op": op})
         return _reply(await answer(self.handler, op, args))
 
-    async def _events(self, request: web.Request) -> web.StreamResponse:
-        await self._allowed_to_read(request, "subscribe")
-        self._check_origin(request)
-        if len(self._streams) >= MAX_WEBSOCKETS:
-            raise Refusal("busy", f"{MAX_WEBSOCKETS} event streams are open, the limit; try again later")
-        if list(self._streams.values()).count(_address(request)) >= MAX_WEBSOCKETS_PER_ADDRESS:
-            raise Refusal("busy", f"{MAX_WEBSOCKETS_PER_ADDRESS} event streams are open from this address, the limit")
-        ws = web.WebSocketResponse(max_msg_size=MAX_WS_MESSAGE, heartbeat=WS_HEARTBEAT)
-        await ws.prepare(request)
-        self._streams[ws] = _address(request)
+    async def _events(self, ws: WebSocket) -> None:
+        try:
+            await self._allowed_to_read(ws, "subscribe")
+            self._check_origin(ws)
+            if len(self._streams) >= MAX_WEBSOCKETS:
+                raise Refusal("busy", f"{MAX_WEBSOCKETS} event streams are open, the limit; try again later")
+            if list(self._streams.values()).count(peer(ws)) >= MAX_WEBSOCKETS_PER_ADDRESS:
+                raise Refusal("busy", f"{MAX_WEBSOCKETS_PER_ADDRESS} event streams are open from this address, the limit")
+        except Refusal as exc:
+            await ws.send_denial_response(_refused(ws, exc))
+            return
+        await ws.accept()
+        self._streams[ws] = peer(ws)
         events = Subscription(self.handler)  # before the snapshot: no change falls between
         sender = None
         try:
             status = await answer(self.handler, "status", {})
             status.pop("ok")
-            await ws.send_str(json.dumps({"event": "snapshot", "status": status}, separators=(",", ":")))
+            await ws.send_text(json.dumps({"event": "snapshot", "status": status}, separators=(",", ":")))
             sender = asyncio.ensure_future(self._send_events(ws, events))
             await self._drop_client_messages(ws)
+        except WebSocketDisconnect:
+            pass  # gone while the snapshot was sent
         finally:
             events.close()
             if sender is not None:
                 sender.cancel()
             self._streams.pop(ws, None)
-            await ws.close()
-        return ws
+            await close_websocket(ws)
 
-    async def _send_events(self, ws: web.WebSocketResponse, events: Subscription) -> None:
-        while (text := await events.next()) is not None:
-            await ws.send_str(text)
-        await ws.close()
+    @staticmethod
+    async def _send_events(ws: WebSocket, events: Subscription) -> None:
+        try:
+            while (text := await events.next()) is not None:
+                await ws.send_text(text)
+        except WebSocketDisconnect:
+            return  # the page is gone: the reader sees it too
+        await close_websocket(ws)
 
-    async def _drop_client_messages(self, ws: web.WebSocketResponse) -> None:
+    @staticmethod
+    async def _drop_client_messages(ws: WebSocket) -> None:
         """The stream is read-only: what a page sends is dropped; a flood closes it."""
         window_start, count = time.monotonic(), 0
-        async for message in ws:
-            if message.type in (WSMsgType.ERROR, WSMsgType.CLOSE):
-                break
+        while (await ws.receive())["type"] != "websocket.disconnect":
             now = time.monotonic()
             if now - window_start > WS_WINDOW:
                 window_start, count = now, 0
             count += 1
             if count > MAX_WS_MESSAGES:
-                await ws.close(code=1008, message=b"too many messages: the event stream is read-only")
+                await close_websocket(ws, 1008, "too many messages: the event stream is read-only")
                 break
 
 
-async def _no_route(request: web.Request) -> web.Response:
-    raise Refusal("not_found", f"no route {request.method} {request.path} (docs/API.md, HTTP and WebSocket)")
+_METHODS = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+_API = {"Cache-Control": "no-store"}  # on every /api/ reply
+
+
+async def _no_route(request: Request) -> Response:
+    raise Refusal("not_found", f"no route {request.method} {request.url.path} (docs/API.md, HTTP and WebSocket)")
 
 
 def _own_address() -> str:
@@ -305,64 +322,59 @@ def _own_address() -> str:
             return "127.0.0.1"
 
 
-def _address(request: web.Request) -> str:
-    return request.remote or "unknown"
-
-
-async def _body(request: web.Request) -> dict:
+async def _body(request: Request) -> dict:
     """The JSON object of a request body (empty: no arguments), checked as a socket line is."""
     try:
-        raw = await asyncio.wait_for(request.read(), BODY_TIMEOUT)
+        raw = await asyncio.wait_for(_read(request), BODY_TIMEOUT)
     except asyncio.TimeoutError:
         raise Refusal("timeout", f"no whole request body in {BODY_TIMEOUT:g} s") from None
     return decode_request(raw) if raw.strip() else {}
 
 
-def _reply(reply: dict) -> web.Response:
+async def _read(request: Request) -> bytes:
+    """The body, up to MAX_BODY bytes (Starlette's own limit answers in plain text)."""
+    raw = bytearray()
+    async for chunk in request.stream():
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise Refusal("too_large", f"body longer than {MAX_BODY} bytes")
+    return bytes(raw)
+
+
+def _reply(reply: dict) -> Response:
     status = 200 if reply.get("ok") else STATUS.get(reply["error"]["code"], 400)
-    response = web.json_response(reply, status=status, dumps=lambda v: json.dumps(v, separators=(",", ":")))
-    if status == 429:
-        response.headers["Retry-After"] = str(reply["error"].get("retry_after", 60))
-    return response
+    headers = {**_API, "Retry-After": str(reply["error"].get("retry_after", 60))} if status == 429 else _API
+    return Response(json.dumps(reply, separators=(",", ":")), status, headers, media_type="application/json")
 
 
-@web.middleware
-async def _json_errors(request: web.Request, handler) -> web.StreamResponse:
-    """Every refusal, and aiohttp's own (too large, not found), as a JSON error reply."""
-    try:
-        return await handler(request)
-    except Refusal as exc:
-        if exc.code in _TOLD:
-            _TOLD[exc.code].warning(log, time.monotonic(), "web: refused a request from %s: %s", _address(request),
-                                    exc.message, held_back="more such refusals not logged")
-        return _reply({"ok": False, "error": {"code": exc.code, "message": exc.message, **exc.details}})
-    except web.HTTPRequestEntityTooLarge:
-        return _reply({"ok": False, "error": {"code": "too_large", "message": f"body longer than {MAX_BODY} bytes"}})
-    except web.HTTPException as exc:
-        if not request.path.startswith("/api/"):
-            raise
-        code = {404: "not_found", 405: "bad_method"}.get(exc.status, "bad_request")
-        return web.json_response({"ok": False, "error": {"code": code, "message": exc.reason}}, status=exc.status)
+def _refused(request: HTTPConnection, exc: Refusal) -> Response:
+    """Every refusal as a JSON error reply; the ones a client repeats at will logged sparingly."""
+    if exc.code in _TOLD:
+        _TOLD[exc.code].warning(log, time.monotonic(), "web: refused a request from %s: %s", peer(request),
+                                exc.message, held_back="more such refusals not logged")
+    return _reply({"ok": False, "error": {"code": exc.code, "message": exc.message, **exc.details}})
 
 
-def _host_guard(names: set[str]):
-    """A request must name this machine (or the configured address): DNS rebinding refused."""
+def _http_error(request: Request, exc: HTTPException) -> Response:
+    """Starlette's own refusals (not found, wrong method) as a JSON error reply under /api/."""
+    if not request.url.path.startswith("/api/"):
+        return Response(exc.detail, exc.status_code, exc.headers, media_type="text/plain")
+    code = {404: "not_found", 405: "bad_method"}.get(exc.status_code, "bad_request")
+    return Response(json.dumps({"ok": False, "error": {"code": code, "message": exc.detail}}), exc.status_code,
+                    {**(exc.headers or {}), **_API}, media_type="application/json")
+
+
+def _host_guard(names: set[str]) -> Middleware:
+    """A request must name this machine (or the configured address): DNS rebinding refused;
+    and its headers must be of a sane size."""
     names = frozenset(name for name in names if name)
 
-    @web.middleware
-    async def guard(request: web.Request, handler) -> web.StreamResponse:
-        if not host_is_ours(request.host, names):
-            raise Refusal("forbidden", "this request does not name this table (Host); use the page's address")
-        return await handler(request)
-    return guard
-
-
-@web.middleware
-async def _headers(request: web.Request, handler) -> web.StreamResponse:
-    response = await handler(request)
-    if response.prepared:  # a WebSocket: its headers are sent
-        return response
-    response.headers.update(HEADERS)
-    if request.path.startswith("/api/"):
-        response.headers["Cache-Control"] = "no-store"
-    return response
+    async def refusal(scope) -> Response | None:
+        if head_too_long(scope):
+            refused = Refusal("too_large", f"request headers longer than {MAX_REQUEST_HEAD} bytes")
+        elif not host_is_ours(Headers(scope=scope).get("host"), names):
+            refused = Refusal("forbidden", "this request does not name this table (Host); use the page's address")
+        else:
+            return None
+        return _refused(HTTPConnection(scope), refused)
+    return refusing(refusal)

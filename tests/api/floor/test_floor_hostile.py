@@ -51,7 +51,7 @@ def _get(url: str, path: str, headers: dict) -> tuple[int, dict]:
         connection.request("GET", path, headers=headers)
         response = connection.getresponse()
         response.read()
-        return response.status, dict(response.getheaders())
+        return response.status, response.headers  # case-insensitive names, as HTTP's
     finally:
         connection.close()
 

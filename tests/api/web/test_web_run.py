@@ -1,6 +1,8 @@
 """`mjtable run` with a `web:` section, as docs/INSTALL.md tells a user to set it up: the
 page's address in the log, a hand played over HTTP, and no PIN or secret in the log or
-the journal afterwards; a generated operator secret is printed once."""
+the journal afterwards; a generated operator secret is printed once; with MQTT as well, no
+aiohttp in the process."""
+import os
 import re
 import socket
 import subprocess
@@ -8,6 +10,7 @@ import subprocess
 from controller.api.web.secret import verify_secret
 
 from ...app.service.process_harness import start_sim, write_config
+from ...support.mosquitto import PASSWORD, Mosquitto
 from ...support.processes import MJTABLE, stderr_of, wait_for
 from .web_harness import SECRET, SECRET_HASH, Http
 
@@ -108,3 +111,29 @@ def test_a_taken_port_stops_run_with_the_option_named(procs):
         run = procs.start("run", "--config", str(config), name="run")
         assert run.wait(30) == 2
     assert "cannot serve the web page on 127.0.0.1" in stderr_of(run) and "(web.listen)" in stderr_of(run)
+
+
+def test_a_table_serving_its_page_and_publishing_to_mqtt_loads_no_client_library(procs, short_tmp):
+    """The web stack is the server alone (Starlette on uvicorn): aiohttp, whose package
+    brings its HTTP client into every process that serves with it, is not loaded; nor what
+    only a mistyped config (difflib's hint), the package metadata (the version) or the
+    client commands need, nor importlib.resources (zipfile with it) for the shipped config."""
+    broker = Mosquitto(short_tmp / "broker", ("table-1",)).start()
+    try:
+        (procs.folder / "mqtt-password").write_text(PASSWORD + "\n")
+        config = _web_config(procs, f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {SECRET_HASH}\n"
+                                    f"mqtt:\n  broker: {broker.url}\n  table_id: table-1\n  username: table-1\n"
+                                    f"  password_file: mqtt-password\n")
+        run = procs.start("run", "--config", str(config), name="run", env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+        port = int(wait_for(lambda: run.poll() is None and re.search(r"listening on 127\.0\.0\.1:(\d+)\)", stderr_of(run)),
+                            "the web page's address in the log", timeout=STARTUP)[1])
+        assert Http(port).request("GET", "/api/status")[1]["ok"] is True
+        wait_for(lambda: "MQTT: connected" in stderr_of(run), "connected to the broker", timeout=STARTUP)
+        # not anchored to lines: another thread's log line may fall in between
+        imported = set(re.findall(r"import time:\s+\d+ \|\s+\d+ \|\s+([\w.]+)", stderr_of(run)))
+    finally:
+        broker.kill()
+    assert {"uvicorn", "starlette", "aiomqtt"} <= imported
+    assert {m for m in imported if m.split(".")[0] == "aiohttp"} == set()
+    assert {"difflib", "importlib.metadata", "controller.commands.client", "importlib.resources",
+            "zipfile"} & imported == set()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+from email.message import Message
 
 import aiohttp
 
@@ -67,7 +68,7 @@ class Http:
         status, data, _ = self.raw(method, path, body, headers)
         return status, json.loads(data)
 
-    def raw(self, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, bytes, dict]:
+    def raw(self, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, bytes, Message]:
         headers = dict(headers or {})
         if self.cookie:
             headers["Cookie"] = f"{COOKIE}={self.cookie}"
@@ -81,7 +82,7 @@ class Http:
             for name, value in response.getheaders():
                 if name.lower() == "set-cookie" and value.startswith(f"{COOKIE}="):
                     self.cookie = value.split(";")[0].split("=", 1)[1] or None
-            return response.status, data, dict(response.getheaders())
+            return response.status, data, response.headers  # its names are case-insensitive, as HTTP's
         finally:
             connection.close()
 

@@ -27,7 +27,7 @@ def loaded(modules: set[str], *packages: str) -> set[str]:
 def test_a_client_command_loads_no_rules_table_web_server_view_or_package_metadata(tmp_path):
     modules = imported_by("status", "--socket", str(tmp_path / "no-controller.sock"), cwd=tmp_path)
     assert "controller.api.client" in modules  # the report is read
-    assert loaded(modules, "controller.rules", "controller.table", "controller.game", "aiohttp", "rich",
+    assert loaded(modules, "controller.rules", "controller.table", "controller.game", "uvicorn", "starlette", "rich",
                   "importlib.metadata") == set()
 
 

@@ -1,11 +1,9 @@
 """What a web stack costs in memory for the same small page: one HTML page and a WebSocket
-that answers each message, served by aiohttp (the table's stack) or by Starlette on uvicorn,
-in a fresh interpreter; VmRSS after a page load and a WebSocket exchange, over the same
-interpreter with asyncio (and so ssl) loaded and nothing served.
-
-A standalone measurement to choose a stack by, not a port: Starlette and uvicorn (with
-wsproto) are not the project's dependencies. Run it by hand with an interpreter that has
-them:  python -m benchmarks.web_stacks [PYTHON]
+that answers each message, served by Starlette on uvicorn (h11, wsproto: the table's
+stack since issue 22) or by aiohttp (its stack before, now only the tests' client), in a
+fresh interpreter; VmRSS after a page load and a WebSocket exchange, over the same
+interpreter with asyncio (and so ssl) loaded and nothing served. What the stack costs
+`mjtable run` itself is bench_run's and bench_web's.
 """
 from __future__ import annotations
 
@@ -16,6 +14,8 @@ import sys
 import textwrap
 import time
 
+from benchmarks.bench_system import Figures
+
 PAGE = "<!doctype html><title>table</title><p>table page</p>"
 
 SERVERS = {
@@ -23,21 +23,6 @@ SERVERS = {
         import asyncio
         print(flush=True)
         asyncio.run(asyncio.sleep(3600))
-    """,
-    "aiohttp": """
-        from aiohttp import web
-        async def page(request):
-            return web.Response(text=PAGE, content_type="text/html")
-        async def ws(request):
-            sock = web.WebSocketResponse()
-            await sock.prepare(request)
-            async for message in sock:
-                await sock.send_str(message.data)
-            return sock
-        app = web.Application()
-        app.add_routes([web.get("/", page), web.get("/ws", ws)])
-        print(flush=True)
-        web.run_app(app, host="127.0.0.1", port=PORT, print=None)
     """,
     "Starlette + uvicorn": """
         import uvicorn
@@ -56,7 +41,22 @@ SERVERS = {
                 pass
         app = Starlette(routes=[Route("/", page), WebSocketRoute("/ws", ws)])
         print(flush=True)
-        uvicorn.run(app, host="127.0.0.1", port=PORT, ws="wsproto", log_level="warning")
+        uvicorn.run(app, host="127.0.0.1", port=PORT, http="h11", ws="wsproto", lifespan="off", log_level="warning")
+    """,
+    "aiohttp": """
+        from aiohttp import web
+        async def page(request):
+            return web.Response(text=PAGE, content_type="text/html")
+        async def ws(request):
+            sock = web.WebSocketResponse()
+            await sock.prepare(request)
+            async for message in sock:
+                await sock.send_str(message.data)
+            return sock
+        app = web.Application()
+        app.add_routes([web.get("/", page), web.get("/ws", ws)])
+        print(flush=True)
+        web.run_app(app, host="127.0.0.1", port=PORT, print=None)
     """,
 }
 
@@ -103,13 +103,13 @@ def measure(python: str, name: str, code: str) -> float:
 
 
 def main() -> None:
-    python = sys.argv[1] if len(sys.argv) > 1 else sys.executable
+    figures = Figures("web stacks: VmRSS serving one page and a WebSocket (a fresh interpreter each)")
     base = None
-    print("web stacks: VmRSS serving one page and a WebSocket (fresh interpreter)")
     for name, code in SERVERS.items():
-        rss = measure(python, name, code)
+        rss = measure(sys.executable, name, code)
         base = rss if base is None else base
-        print(f"  {name:<32} {rss:5.1f} MB  (+{rss - base:.1f} MB over asyncio alone)")
+        figures.add(name, f"{rss:.1f} MB" + (f" (+{rss - base:.1f} MB over asyncio alone)" if rss != base else ""))
+    figures.print()
 
 
 if __name__ == "__main__":
