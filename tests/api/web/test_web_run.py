@@ -133,7 +133,8 @@ def test_a_table_serving_its_page_and_publishing_to_mqtt_loads_no_client_library
         imported = set(re.findall(r"import time:\s+\d+ \|\s+\d+ \|\s+([\w.]+)", stderr_of(run)))
     finally:
         broker.kill()
-    assert {"uvicorn", "starlette", "aiomqtt"} <= imported
-    assert {m for m in imported if m.split(".")[0] == "aiohttp"} == set()
+    packages = {m.split(".")[0] for m in imported}  # a package's own line may be cut by another thread's
+    assert {"uvicorn", "starlette", "aiomqtt"} <= packages
+    assert "aiohttp" not in packages
     assert {"difflib", "importlib.metadata", "controller.commands.client", "importlib.resources",
             "zipfile"} & imported == set()
