@@ -108,7 +108,7 @@ class HallView(FloorView):
         self.results_changed()
         return JSONResponse({"ok": True, "correction": asdict(made)})
 
-    async def tables(self, request: Request) -> Response:
+    async def order(self, request: Request) -> Response:
         """An order to every table (controller/hall/orders.py): the seating, a start, a signal."""
         body = await self._director(request)
         request_, done = self._order(body)
@@ -135,6 +135,6 @@ def build_app(view: HallView):
     return floor_app(view, [
         Route("/standings", view.standings_json),
         Route("/api/correct", view.correct, methods=["POST"]),
-        Route("/api/tables", view.tables, methods=["POST"]),
+        Route("/api/tables", view.order, methods=["POST"]),
         Mount("/hall", StaticFiles(directory=STATIC)),
     ])

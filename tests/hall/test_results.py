@@ -173,3 +173,20 @@ def test_a_correction_on_the_running_hall_needs_its_secret(hall_process, broker)
     hall_process.start()  # the secret's hash is kept: the same secret, not printed again
     status, _ = post(hall_process.url + "api/correct", correction, hall_process.secret)
     assert status == 200 and "operator secret" not in hall_process.log.read_text()
+
+
+def test_the_hall_page_s_tables_are_the_floor_view_s_to_anyone(hall_process, broker):
+    """GET /tables gives the tiles as the floor view does (the director's orders, a POST to
+    /api/tables, once answered it in their place: a spectator got a 401)."""
+    hall_process.start()
+    one = Table(broker, "demo-1")
+    with one.mqtt:
+        one.mqtt.publish("mjtable/demo-1/status", {"state": "idle", "table_id": "demo-1"}, retain=True)
+        wait_for(lambda: any(t["table_id"] == "demo-1" for t in tables_json(hall_process.url)), "the table's tile")
+    status, _ = post(hall_process.url + "api/tables", {"order": "signal", "signal": "start"}, None)
+    assert status == 401
+
+
+def tables_json(url: str) -> list[dict]:
+    with urllib.request.urlopen(url + "tables", timeout=30) as reply:
+        return json.load(reply)["tiles"]
