@@ -83,6 +83,8 @@ def _starts_processes(path: Path, depth: int = 0) -> bool:
 def pytest_configure(config):
     config.addinivalue_line("markers", "processes: starts processes, a browser or a broker "
                                        "(`-m 'not processes'` runs the fast in-process suite alone)")
+    config.addinivalue_line("markers", "long: minutes of work on its own; run first, so that the workers share "
+                                       "the rest of the suite beside it rather than wait for it at the end")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -90,3 +92,4 @@ def pytest_collection_modifyitems(config, items):
         fixtures = set(getattr(item, "fixturenames", ()))
         if fixtures & {"procs", "mosquitto", "broker", "browser", "driver"} or _starts_processes(Path(item.fspath)):
             item.add_marker(pytest.mark.processes)
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: the rest keep their order

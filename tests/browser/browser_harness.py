@@ -122,6 +122,11 @@ class Page:
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
     def text(self, css: str) -> str:
+        for _ in range(5):
+            try:
+                return self.find(css).text
+            except StaleElementReferenceException:  # redrawn between finding and reading: look again
+                continue
         return self.find(css).text
 
     def wait_text(self, css: str, text: str) -> str:
@@ -213,7 +218,7 @@ class Page:
 
     def pick(self, role: str, seat: int) -> None:
         css = f'.picker[data-role="{role}"] button[data-seat="{seat}"]'
-        pressed = self.find(css).get_attribute("aria-pressed")
+        pressed, = self.wait(lambda: (self.find(css).get_attribute("aria-pressed"),), f"seat {seat}'s {role} button")
         self.click(css)
         self.wait(lambda: self.find(css).get_attribute("aria-pressed") != pressed, f"seat {seat} tapped as {role}")
 

@@ -26,7 +26,7 @@ from .conftest import HallProcess, hall
 TABLES, ROUNDS = 16, 4
 ACCOUNTS = tuple(f"demo-{n}" for n in range(1, TABLES + 1))
 CUT = ("demo-5", "demo-12")  # cut from the broker across their games' end in round 3
-ROUND_TIMEOUT = 180
+ROUND_TIMEOUT = 240  # a round's 16 games beside the rest of the suite on two cores
 
 
 def tournament_files(folder: Path) -> None:
@@ -113,6 +113,8 @@ def from_journals(folder: Path) -> dict[int, int]:
     return points
 
 
+@pytest.mark.long
+@pytest.mark.timeout(600)  # alone it takes about 45 s; beside the whole suite on two cores, three to four times that
 def test_sixteen_tables_four_rounds_every_game_once_across_a_killed_hall_and_two_cut_tables(short_tmp,
                                                                                                field_broker):
     folder, broker = short_tmp, field_broker
