@@ -37,6 +37,8 @@ FAMILIES = {
     "flag": ["ippatsu", "double_riichi", "haitei", "houtei", "rinshan", "chankan", "tenhou", "chiihou"],
     "meld": ["chi", "pon", "kan", "added_kan", "closed_kan"],
     "tile": [f"{n}z" for n in range(1, 8)],
+    # the faults said in the reader's words (words.js faultSaid): those an operator sees to at the table
+    "fault": ["102", "109", "200", "201", "202", "203", "204", "206", "303", "304", "305"],
 }
 FOLDERS = {"ja": "ja", "zh-Hans": "zh_Hans", "zh-Hant": "zh_Hant"}
 PAGES = {"page": REPO / "controller/api/web/static", "floor": REPO / "controller/api/floor/static"}

@@ -7,6 +7,7 @@ import pytest
 from selenium.webdriver.support.ui import Select
 
 from .browser_harness import Page
+from .test_browser_operator import jammed_table  # noqa: F401 (a fixture)
 
 
 def prefer(browser, languages: str) -> None:
@@ -59,4 +60,23 @@ def test_a_chinese_rule_set_is_worded_in_its_own_terms(reader, web_table):
     page.wait_text("#entry h2", "东1局")
     kinds = [b.text for b in page.all("button.kind")]
     assert "荒庄" in kinds and "点和" in kinds and "流局" not in kinds, kinds
+    assert page.console_errors() == []
+
+
+def test_a_fault_is_said_in_the_reader_s_words_beside_the_controller_s_english(reader, jammed_table):
+    """A Japanese operator reads what happened and what to do in Japanese; the controller's
+    own English text (which names the sensor) stays beside it, smaller. An English reader
+    has the English alone (test_browser_operator.py)."""
+    jammed_table.ok("start", where="--config")
+    prefer(reader, "ja")
+    page = Page(reader, jammed_table.url).open("operator")
+    page.log_in_operator()
+    page.wait(lambda: page.all("#operator-view .fault .code"), "the fault")
+    said = page.text("#operator-view .fault")
+    assert "牌が詰まりました。詰まった牌を取り除き、席のOKボタンを押してください。" in said
+    assert page.text("#operator-view .fault .detail").startswith("jam at stacker")
+    page.tab("table")
+    page.wait_text("#fault", "牌が詰まりました")
+    assert page.text("#fault").startswith("故障で停止:")
+    assert "stacker" in page.text("#fault .detail")
     assert page.console_errors() == []

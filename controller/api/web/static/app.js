@@ -5,7 +5,7 @@ import { ResultEntry } from "./entry.js";
 import { Journal } from "./journal.js";
 import { Operator } from "./operator.js";
 import { lastHandWords, seatCards, tableSvg } from "./table.js";
-import { esc, rulesetName, stateWords, tableReachable } from "./words.js";
+import { esc, faultSaid, rulesetName, stateWords, tableReachable } from "./words.js";
 
 const $ = (selector) => document.querySelector(selector);
 const TABS = ["table", "result", "journal", "operator"];
@@ -41,7 +41,10 @@ function draw(status) {
   const fault = $("#fault");
   const problem = status.fault ?? status.connection?.problem;  // a table that cannot be connected says why
   fault.hidden = !problem;
-  fault.innerHTML = problem ? `<b>${esc(stateWords(status))}:</b> ${esc(problem)}` : "";
+  const said = status.fault && faultSaid(status);
+  fault.innerHTML = !problem ? "" : said
+    ? `<b>${esc(stateWords(status))}:</b> ${esc(said)} <small class="detail" lang="en">${esc(problem)}</small>`
+    : `<b>${esc(stateWords(status))}:</b> ${esc(problem)}`;
   document.body.dataset.state = status.state;
   if (ENTERS.has(role)) entry.show(status);
   if (role === "operator") operator.show(status);

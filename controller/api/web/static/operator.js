@@ -3,7 +3,7 @@
 // of the page's address.
 import { Refused, op, session } from "./api.js";
 import { t } from "./i18n.js";
-import { esc, tableReachable } from "./words.js";
+import { esc, faultSaid, tableReachable } from "./words.js";
 
 const SEAT_FIELDS = [0, 1, 2, 3];
 
@@ -91,7 +91,9 @@ export class Operator {
     // the code is shown on its own line: the text is its description, without the code again
     const code = `E${s.fault_code}`;
     const text = s.fault.startsWith(`${code} `) ? s.fault.slice(code.length + 1) : s.fault;
-    return `<div class="fault" role="alert"><p class="code">${code}</p><p>${esc(text)}</p></div>`;
+    const said = faultSaid(s);
+    const words = said ? `<p>${esc(said)}</p><p class="detail" lang="en">${esc(text)}</p>` : `<p>${esc(text)}</p>`;
+    return `<div class="fault" role="alert"><p class="code">${code}</p>${words}</div>`;
   }
 
   pinHtml() {

@@ -1,6 +1,6 @@
 // What the pages say about a status snapshot: seats, winds, states and results in words.
 
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 export const WIND_KEYS = ["wind.east", "wind.south", "wind.west", "wind.north"];
 export const windWord = (wind) => t(WIND_KEYS[wind]);
@@ -22,6 +22,16 @@ export function stateWords(status) {
   const key = `state.${status.state}`;
   const text = t(key);
   return text === key ? status.state : text;
+}
+
+// A fault in the reader's words (fault.<code>): what happened and what to do. The
+// controller's own text says it in English with the details (the sensor, the step), so an
+// English reader has that alone; others have both. null for a code the catalogs lack.
+export function faultSaid(status) {
+  if (language === "en" || !status.fault_code) return null;
+  const key = `fault.${status.fault_code}`;
+  const text = t(key);
+  return text === key ? null : text;
 }
 
 // A rule set of the config's folder is reported by its file: its name is the file's.
