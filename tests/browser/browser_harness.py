@@ -25,7 +25,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from controller.api.web.secret import hash_secret
 
 from ..e2e.e2e_harness import SPEED, TableSession, start_sim, wait_for
-from ..support.browser import CHROMEDRIVER, CHROMIUM, close_browser, new_browser  # noqa: F401 (the browser tests import them from here)
+from ..support.browser import CHROMEDRIVER, CHROMIUM, close_browser, new_browser, text_of  # noqa: F401 (the browser tests import them from here)
 from ..support.processes import Processes, stderr_of
 
 PHONE = (390, 844)
@@ -122,12 +122,7 @@ class Page:
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
     def text(self, css: str) -> str:
-        for _ in range(5):
-            try:
-                return self.find(css).text
-            except StaleElementReferenceException:  # redrawn between finding and reading: look again
-                continue
-        return self.find(css).text
+        return text_of(self.driver, By.CSS_SELECTOR, css)
 
     def wait_text(self, css: str, text: str) -> str:
         """Wait for an element ``css`` whose text contains ``text``; its whole text."""

@@ -46,3 +46,15 @@ def chromium(size: tuple[int, int] = DESKTOP) -> Iterator["selenium.webdriver.Ch
         yield driver
     finally:
         close_browser(driver)
+
+
+def text_of(driver, by: str, what: str, tries: int = 5) -> str:
+    """An element's text, found again when the page redrew it between finding and reading
+    (a stale element); any other failure is the caller's."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    for _ in range(tries - 1):
+        try:
+            return driver.find_element(by, what).text
+        except StaleElementReferenceException:
+            continue
+    return driver.find_element(by, what).text

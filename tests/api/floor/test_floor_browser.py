@@ -12,7 +12,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from ...support.browser import chromium
+from ...support.browser import chromium, text_of
 from .conftest import publish, status
 
 WAIT = 15.0
@@ -22,10 +22,6 @@ def waiter(page) -> WebDriverWait:
     """A wait that looks again when the page redrew what it read (a tile is drawn anew on
     each status)."""
     return WebDriverWait(page, WAIT, ignored_exceptions=(StaleElementReferenceException,))
-
-
-def text_of(page, by: str, what: str) -> str:
-    return waiter(page).until(lambda p: (p.find_element(by, what).text,))[0]
 
 
 class _TablePage(BaseHTTPRequestHandler):

@@ -41,10 +41,9 @@ function draw(status) {
   const fault = $("#fault");
   const problem = status.fault ?? status.connection?.problem;  // a table that cannot be connected says why
   fault.hidden = !problem;
-  const said = status.fault && faultSaid(status);
-  fault.innerHTML = !problem ? "" : said
-    ? `<b>${esc(stateWords(status))}:</b> ${esc(said)} <small class="detail" lang="en">${esc(problem)}</small>`
-    : `<b>${esc(stateWords(status))}:</b> ${esc(problem)}`;
+  const said = faultSaid(status);  // the reader's words, the controller's English beside them
+  const text = said ? `${esc(said)} <small class="detail" lang="en">${esc(problem)}</small>` : esc(problem);
+  fault.innerHTML = problem ? `<b>${esc(stateWords(status))}:</b> ${text}` : "";
   document.body.dataset.state = status.state;
   if (ENTERS.has(role)) entry.show(status);
   if (role === "operator") operator.show(status);
