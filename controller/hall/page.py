@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
+from controller.api.assets import Assets
 from controller.api.floor.board import Board
 from controller.api.floor.broker import Connection
 from controller.api.floor.web import FloorView, build_app as floor_app
@@ -52,6 +52,7 @@ class HallView(FloorView):
         self.director = director  # the hall's operator secret, for the director's actions
         self.connection = connection
         self._push: asyncio.TimerHandle | None = None
+        self.hall_files = Assets(STATIC)  # the hall's page and its own files (/hall/); the floor's at /static/
 
     def results_changed(self) -> None:
         """The standings pushed after a result or a correction; a burst of them (the whole
@@ -74,7 +75,7 @@ class HallView(FloorView):
                 "unreported": {r: unreported(s.tables(), seating, results, r) for r in rounds}}
 
     async def index(self, request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return self.hall_files.reply(request, "index.html")
 
     async def standings_json(self, request: Request) -> Response:
         return JSONResponse(self.standings())
@@ -136,5 +137,5 @@ def build_app(view: HallView):
         Route("/standings", view.standings_json),
         Route("/api/correct", view.correct, methods=["POST"]),
         Route("/api/tables", view.order, methods=["POST"]),
-        Mount("/hall", StaticFiles(directory=STATIC)),
+        Route("/hall/{path:path}", view.hall_files.file),
     ])

@@ -24,11 +24,11 @@ from urllib.parse import urlsplit
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from controller.api.assets import Assets
 from controller.api.floor.board import Board
 from controller.api.listen import close_websocket, head_too_long, host_is_ours, peer, refusing
 from controller.api.web.access import Access
@@ -57,6 +57,7 @@ class FloorView:
         self.broker: dict[str, Any] = {"up": False, "why": "not connected yet"}
         self._queues: set[asyncio.Queue] = set()
         self._streams: dict[str, int] = {}  # open WebSockets by address
+        self.files = Assets(STATIC)  # the floor's page and its files (/static/)
 
     # ---- from the subscription ----
     def changed(self, table_id: str) -> None:
@@ -144,7 +145,7 @@ class FloorView:
         await close_websocket(ws)
 
     async def index(self, request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return self.files.reply(request, "index.html")
 
     async def tables(self, request: Request) -> Response:
         return JSONResponse(self.whole())
@@ -188,6 +189,6 @@ def build_app(view: FloorView, routes: list[BaseRoute] = ()) -> Starlette:
         Route("/", view.index),
         WebSocketRoute("/ws", view.socket),
         Route("/tables", view.tables),
-        Mount("/static", StaticFiles(directory=STATIC)),
+        Route("/static/{path:path}", view.files.file),
         *routes,
     ], middleware=[_guard(view)], exception_handlers={Refusal: refused})

@@ -25,9 +25,8 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from firmware_protocol.log_throttle import LogThrottle
@@ -36,6 +35,7 @@ from controller import rules as R
 from controller.api.server import ControlHandler, Subscription, answer, check_request, decode_request
 from controller.errors import Refusal
 from controller.club.journal import WRITERS
+from controller.api.assets import Assets
 from controller.api.listen import (LOG_INTERVAL, MAX_REQUEST_HEAD, close_websocket, head_too_long, host_is_ours, peer,
                                    refusing, serve)
 from controller.api.ops import BY_NAME
@@ -84,6 +84,7 @@ class WebServer:
         self.access = access
         self.metrics = metrics  # controller.metrics.TableMetrics: served at /metrics
         self._serving = None  # controller.api.listen.Serving, once started
+        self._files: Assets | None = None  # the page's files, read when the application is built
         self._streams: dict[WebSocket, str] = {}  # each event stream's address
         self.port: int | None = None  # the bound port (the config's, or the one port 0 gave)
 
@@ -109,7 +110,8 @@ class WebServer:
         if self.metrics is not None:
             routes.append(Route("/metrics", self._metrics))
         if STATIC.is_dir():
-            routes += [Route("/", self._index), Mount("/", StaticFiles(directory=STATIC))]
+            self._files = Assets(STATIC)
+            routes += [Route("/", self._index), Route("/{path:path}", self._files.file)]
         return Starlette(routes=routes, exception_handlers={
             Refusal: _refused, HTTPException: _http_error}, middleware=[_host_guard(names)])
 
@@ -174,7 +176,7 @@ class WebServer:
 
     # ---- routes ----
     async def _index(self, request: Request) -> Response:
-        return FileResponse(STATIC / "index.html")
+        return self._files.reply(request, "index.html")
 
     async def _status(self, request: Request) -> Response:
         await self._allowed_to_read(request, "status")

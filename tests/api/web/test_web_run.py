@@ -6,6 +6,9 @@ import os
 import re
 import socket
 import subprocess
+from pathlib import Path
+
+import controller
 
 from controller.api.web.secret import verify_secret
 
@@ -138,3 +141,48 @@ def test_a_table_serving_its_page_and_publishing_to_mqtt_loads_no_client_library
     assert "aiohttp" not in packages
     assert {"difflib", "importlib.metadata", "controller.commands.client", "importlib.resources",
             "zipfile"} & imported == set()
+
+
+def test_the_page_and_its_files_come_from_memory_with_no_thread(procs):
+    """A phone opening the page: each file with its type and entity tag, a revalidation
+    answered 304, an unknown file 404 — and the board's controller loads no thread backend
+    for it (anyio's, whose worker threads read the files before: 2 MB of resident memory
+    for the rest of the day)."""
+    import http.client
+
+    config = _web_config(procs, f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {SECRET_HASH}\n")
+    run = procs.start("run", "--config", str(config), name="run", env={**os.environ, "PYTHONPROFILEIMPORTTIME": "1"})
+    port = int(wait_for(lambda: run.poll() is None and "ready in" in stderr_of(run) and
+                        re.search(r"listening on 127\.0\.0\.1:(\d+)\)", stderr_of(run)), "ready", timeout=STARTUP)[1])
+    browser = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+
+    def get(path: str, **headers) -> http.client.HTTPResponse:
+        browser.request("GET", path, headers=headers)
+        reply = reply_ = browser.getresponse()
+        reply_.body = reply.read()
+        return reply
+
+    page = get("/")
+    assert page.status == 200 and page.getheader("Content-Type") == "text/html; charset=utf-8"
+    files = re.findall(r'(?:src|href)="/?([^":]+\.(?:js|css))"', page.body.decode())
+    assert files, page.body[:200]
+    for name in files:
+        reply = get(f"/{name}")
+        assert reply.status == 200 and reply.body, name
+        assert reply.getheader("Content-Type").split(";")[0] == {"js": "text/javascript", "css": "text/css"}[
+            name.rsplit(".", 1)[1]]
+        again = get(f"/{name}", **{"If-None-Match": reply.getheader("ETag")})
+        assert again.status == 304 and again.body == b"", name
+    assert get("/i18n/ja.json").getheader("Content-Type") == "application/json"
+    assert get("/no-such-file.js").status == 404
+    assert get("/../table.yaml").status == 404
+    assert "anyio._backends" not in stderr_of(run)
+
+
+def test_every_file_a_page_ships_has_its_type():
+    from controller.api.assets import TYPES
+
+    pages = Path(controller.__file__).parent
+    shipped = [p for folder in ("api/web/static", "api/floor/static", "hall/static")
+               for p in (pages / folder).rglob("*") if p.is_file()]
+    assert shipped and {p.name for p in shipped if p.suffix not in TYPES} == set()
