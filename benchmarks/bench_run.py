@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_system import (HISTORY_GAMES, MIB, MJTABLE, Figures, cpu_of, history_store, spawn_first_line,
-                                     stop, vm_rss)
+from benchmarks.bench_system import (HISTORY_GAMES, MIB, MJTABLE, Figures, compile_for_unit, cpu_of, history_store,
+                                     spawn_first_line, stop, unit_environment, vm_rss)
 
 IDLE_SECONDS = 20.0  # the idle window each configuration is measured over
 STATUS_RUNS = 5
@@ -27,6 +27,7 @@ RSS_TARGET = 40 * MIB
 STATUS_CPU_TARGET = 0.150
 READY_TARGET = 1.0
 SECRET = "bench operator secret"
+HAND = "web + MQTT, started by hand (no PYTHONOPTIMIZE)"
 
 
 def config(folder: Path, device: str, *, web: bool, mqtt: str | None, database: str = "state.db") -> Path:
@@ -43,15 +44,17 @@ def config(folder: Path, device: str, *, web: bool, mqtt: str | None, database: 
     return path
 
 
-def start(config_file: Path) -> tuple[subprocess.Popen, float]:
-    """`mjtable run` and the wall seconds to its READY=1 notification."""
+def start(config_file: Path, unit: bool = True) -> tuple[subprocess.Popen, float]:
+    """`mjtable run` and the wall seconds to its READY=1 notification: as the systemd unit
+    runs it (its environment), or as started by hand in a shell."""
     notify = config_file.parent / "notify.sock"
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as listener:
         listener.bind(str(notify))
         listener.settimeout(30)
         started = time.perf_counter()
         run = subprocess.Popen([MJTABLE, "run", "--config", str(config_file)], stdin=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env={**os.environ, "NOTIFY_SOCKET": str(notify)})
+                               stderr=subprocess.DEVNULL,
+                               env={**(unit_environment() if unit else os.environ), "NOTIFY_SOCKET": str(notify)})
         while b"READY=1" not in listener.recv(4096):
             pass
         ready = time.perf_counter() - started
@@ -69,9 +72,9 @@ def drop_caches() -> bool:
         return False
 
 
-def measure(device: str, folder: Path, *, web: bool, mqtt: str | None) -> dict:
+def measure(device: str, folder: Path, *, web: bool, mqtt: str | None, unit: bool = True) -> dict:
     folder.mkdir()
-    run, ready = start(config(folder, device, web=web, mqtt=mqtt))
+    run, ready = start(config(folder, device, web=web, mqtt=mqtt), unit)
     try:
         out = {"ready": ready, "cpu_ready": cpu_of(run.pid), "rss_ready": vm_rss(run.pid)}
         time.sleep(1.0)  # the broker connection and the first status published
@@ -113,7 +116,9 @@ def cold_start(device: str, folder: Path, mqtt: str) -> tuple[float | None, floa
 def main() -> None:
     from tests.support.mosquitto import Mosquitto
 
-    figures = Figures("run: a real `mjtable run` on `mjtable sim --pty`, to its ready notification")
+    figures = Figures("run: a real `mjtable run` on `mjtable sim --pty`, to its ready notification, in the "
+                      "systemd unit's environment (PYTHONOPTIMIZE=2, its bytecode compiled as at install)")
+    compile_for_unit()
     sim, device = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
     try:
         with tempfile.TemporaryDirectory(prefix="mjtable-bench-run-") as tmp:
@@ -121,9 +126,10 @@ def main() -> None:
             broker = Mosquitto(folder / "broker", ("bench",)).start()
             url = broker.url
             try:
-                configs = {"plain": (False, None), "web": (True, None), "MQTT": (False, url), "web + MQTT": (True, url)}
-                runs = {name: measure(device, folder / name.replace(" + ", "-"), web=web, mqtt=mqtt)
-                        for name, (web, mqtt) in configs.items()}
+                configs = {"plain": (False, None, True), "web": (True, None, True), "MQTT": (False, url, True),
+                           "web + MQTT": (True, url, True), HAND: (True, url, False)}
+                runs = {name: measure(device, folder / f"config-{i}", web=web, mqtt=mqtt, unit=unit)
+                        for i, (name, (web, mqtt, unit)) in enumerate(configs.items())}
                 cold, warm = cold_start(device, folder / "cold", url)
             finally:
                 broker.kill()

@@ -27,6 +27,27 @@ ROUNDS = 10  # blocks of table and echo round trips, in turn
 SEEDS = range(7)
 MIB = 1024 * 1024
 
+UNIT = ROOT / "config" / "systemd" / "mjtable.service"
+
+
+def unit_environment() -> dict[str, str]:
+    """`mjtable run`'s environment as the shipped systemd unit gives it (its Environment=
+    lines over this process's): the board's controller is measured as the board runs it."""
+    return {**os.environ, **dict(line.removeprefix("Environment=").split("=", 1)
+                                 for line in UNIT.read_text().splitlines() if line.startswith("Environment="))}
+
+
+def compile_for_unit() -> None:
+    """The bytecode the unit's PYTHONOPTIMIZE runs, compiled as docs/INSTALL.md has it done
+    at install (the tree's packages, the environment's and the standard library)."""
+    import sysconfig
+
+    folders = [ROOT / name for name in ("controller", "firmware_protocol", "config", "sim")]
+    subprocess.run([PYTHON, "-OO", "-m", "compileall", "-q", "-j0", "-x", "/tests?/", *folders,
+                    sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"]], check=True,
+                   stdout=subprocess.DEVNULL)
+
+
 def load() -> float:
     """The one-minute load average: printed beside every figure, which it disturbs."""
     return os.getloadavg()[0]

@@ -1,5 +1,5 @@
-"""Web figures: `mjtable run` (the console script, on a simulator's pty) with a `web:`
-section: the CPU the controller spends on one page load (the page, its files, the
+"""Web figures: `mjtable run` (the console script, on a simulator's pty, as the systemd unit
+runs it) with a `web:` and an `mqtt:` section: the CPU the controller spends on one page load (the page, its files, the
 session, the event stream's snapshot) and on one GET /api/status; VmRSS after the page
 load, and with a game in play and an event stream open; the time from an HTTP op to its
 event on the WebSocket (the server's share of "table event to the browser's DOM").
@@ -15,7 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_system import MIB, MJTABLE, Figures, cpu_of, spawn_first_line, stop, vm_rss
+from benchmarks.bench_system import (MIB, MJTABLE, Figures, compile_for_unit, cpu_of, spawn_first_line, stop,
+                                     unit_environment, vm_rss)
 
 CYCLES = 20  # pause / resume pairs timed over the WebSocket
 STATUS_REQUESTS = 100  # GET /api/status, their CPU shared out
@@ -30,10 +31,10 @@ def _config(folder: Path, device: str, web: str) -> Path:
 
 
 def _start(config: Path) -> tuple[subprocess.Popen, float, str]:
-    """`mjtable run`, the seconds until it logs "ready", and its log so far."""
+    """`mjtable run` as the systemd unit runs it, the seconds until it logs "ready", and its log so far."""
     started = time.perf_counter()
     run = subprocess.Popen([MJTABLE, "run", "--config", str(config)], stderr=subprocess.PIPE, text=True,
-                           stdin=subprocess.DEVNULL)
+                           stdin=subprocess.DEVNULL, env=unit_environment())
     log = ""
     while "ready in" not in log:
         line = run.stderr.readline()
@@ -103,27 +104,36 @@ async def _op_to_event(port: int) -> list[float]:
 def main() -> None:
     from controller.api.web.secret import hash_secret
 
+    from tests.support.mosquitto import Mosquitto
+
+    compile_for_unit()
     sim, device = spawn_first_line([MJTABLE, "sim", "--pty", "--speed", "1000"])
     try:
         with tempfile.TemporaryDirectory(prefix="mjtable-bench-web-") as tmp:
-            web = f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {hash_secret(SECRET)}\n"
-            run, _, log = _start(_config(Path(tmp), device, web))
-            port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", log)[1])
-            page_cpu = _cpu_of(run.pid, lambda: asyncio.run(_page_load(port)))
-            page_rss = vm_rss(run.pid)
-            status_cpu = _cpu_of(run.pid, lambda: _statuses(port)) / STATUS_REQUESTS
-            delays = asyncio.run(_op_to_event(port))
-            rss = vm_rss(run.pid)
-            stop(run)
+            broker = Mosquitto(Path(tmp) / "broker", ("bench",)).start()
+            try:
+                sections = (f"web:\n  listen: 127.0.0.1:0\n  operator_secret: {hash_secret(SECRET)}\n"
+                            f"mqtt:\n  broker: {broker.url}\n  table_id: bench\n")
+                run, _, log = _start(_config(Path(tmp), device, sections))
+                port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", log)[1])
+                page_cpu = _cpu_of(run.pid, lambda: asyncio.run(_page_load(port)))
+                page_rss = vm_rss(run.pid)
+                status_cpu = _cpu_of(run.pid, lambda: _statuses(port)) / STATUS_REQUESTS
+                delays = asyncio.run(_op_to_event(port))
+                rss = vm_rss(run.pid)
+                stop(run)
+            finally:
+                broker.kill()
     finally:
         stop(sim)
-    figures = Figures("web: mjtable run with its web server, a game in play (start-up and idle memory: run)")
+    figures = Figures("web: mjtable run with its web server and MQTT, a game in play, in the systemd unit's "
+                      "environment (start-up and idle memory: run)")
     figures.add("one page load (page, files, session, stream snapshot): controller CPU", f"{page_cpu * 1e3:.0f} ms", "", True)
     figures.add(f"GET /api/status: controller CPU per request, over {STATUS_REQUESTS}", f"{status_cpu * 1e3:.2f} ms", "",
                 True)
-    figures.add("mjtable run VmRSS, web server, after one page load", f"{page_rss / MIB:.1f} MB", "≤ 40 MB",
+    figures.add("mjtable run VmRSS, web + MQTT, after one page load", f"{page_rss / MIB:.1f} MB", "≤ 40 MB",
                 page_rss <= 40 * MIB)
-    figures.add("mjtable run VmRSS, web server, a game in play, a stream open", f"{rss / MIB:.1f} MB", "≤ 40 MB",
+    figures.add("mjtable run VmRSS, web + MQTT, a game in play, a stream open", f"{rss / MIB:.1f} MB", "≤ 40 MB",
                 rss <= 40 * MIB)
     median = statistics.median(delays)
     figures.add(f"HTTP op to its WebSocket event, median of {len(delays)}", f"{median * 1e3:.1f} ms",

@@ -93,6 +93,7 @@ async def serve(config, seed: int | None = None) -> int:
                 return 2
             log.info("ready in %.2f s: %s", time.monotonic() - started, app.controller.sm.state)
             app.ready()
+            _tell_uncompiled(log)
             await stop.wait()
         else:
             starting.cancel()
@@ -101,3 +102,12 @@ async def serve(config, seed: int | None = None) -> int:
         await app.close()
     log.info("stopped")
     return 0
+
+
+def _tell_uncompiled(log: logging.Logger) -> None:
+    from controller.app.bytecode import uncompiled
+
+    if missing := uncompiled():
+        log.warning("%d modules (%s, ...) had no bytecode compiled for PYTHONOPTIMIZE=%d and were compiled at this "
+                    "start: more memory and a slower start; compile it as docs/INSTALL.md shows "
+                    "(python -OO -m compileall)", len(missing), ", ".join(missing[:3]), sys.flags.optimize)

@@ -3,6 +3,8 @@ run the console script from a folder that has nothing of the source tree. The sh
 configuration (rule-set presets, table profiles, table config) must come with it."""
 from __future__ import annotations
 
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -101,3 +103,62 @@ def test_client_commands_and_run_default_to_the_installed_config(installed):
     if Path("/etc/mjtable/table.yaml").is_file():
         pytest.skip("this machine has a system table config")
     assert done.returncode == 1 and done.stderr.rstrip().endswith(f"that is the api.socket of {shipped}")
+
+
+def _unit_environment(installed) -> dict[str, str]:
+    """The shipped systemd unit's Environment= lines: how the board runs the controller."""
+    unit = (installed["site"] / "mjtable_config" / "systemd" / "mjtable.service").read_text()
+    return dict(line.removeprefix("Environment=").split("=", 1) for line in unit.splitlines()
+                if line.startswith("Environment="))
+
+
+def _run_until_ready(installed, config: Path, env: dict[str, str]) -> str:
+    """`mjtable run` on the installed wheel's `mjtable sim --pty`, as the unit runs it but with
+    its tree read-only to bytecode (PYTHONDONTWRITEBYTECODE): its log up to "ready", and the
+    page's first bytes."""
+    import urllib.request
+
+    sim = subprocess.Popen([installed["mjtable"], "sim", "--pty", "--speed", "1000"], stdout=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, text=True, cwd=installed["cwd"])
+    try:
+        config.write_text(f"kind: table\nserial: {{port: {sim.stdout.readline().strip()}, baud: 1000000}}\n"
+                          "profile: four-port\nruleset: ema-2016\nstate: {database: state.db}\n"
+                          "api: {socket: api.sock}\nweb: {listen: '127.0.0.1:0'}\n")
+        run = subprocess.Popen([installed["mjtable"], "run", "--config", config], stderr=subprocess.PIPE, text=True,
+                               stdin=subprocess.DEVNULL, cwd=installed["cwd"],
+                               env={**os.environ, **env, "PYTHONDONTWRITEBYTECODE": "1"})
+        try:
+            log = ""
+            while "ready in" not in log:
+                line = run.stderr.readline()
+                assert line, f"mjtable run exited: {log}"
+                log += line
+            port = re.search(r"listening on 127\.0\.0\.1:(\d+)", log)[1]
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=10) as page:
+                assert page.read(15) == b"<!doctype html>"
+            run.terminate()
+            return log + run.communicate(timeout=TIMEOUT)[1]
+        finally:
+            run.kill()
+    finally:
+        sim.kill()
+        sim.wait()
+
+
+def test_the_unit_runs_the_controller_optimized_once_its_bytecode_is_compiled(installed):
+    env = _unit_environment(installed)
+    assert env["PYTHONOPTIMIZE"] == "2"  # no docstrings: the memory the board is measured with (make bench)
+    config = installed["cwd"] / "optimized.yaml"
+    before = _run_until_ready(installed, config, env)
+    assert re.search(r"WARNING .*\d+ modules \(.*\) had no bytecode compiled for PYTHONOPTIMIZE=2 .* "
+                     r"docs/INSTALL.md", before), before
+    # docs/INSTALL.md, step 2: the venv (here its dependencies' folder too, which the .pth adds) and the stdlib
+    venv_lib = installed["python"].parents[1] / "lib"
+    run(installed["python"], "-OO", "-m", "compileall", "-q", "-j0", "-x", "/tests?/", venv_lib,
+        sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"], cwd=installed["cwd"])
+    after = _run_until_ready(installed, config, env)
+    assert "no bytecode" not in after and "Traceback" not in after, after
+    # and a whole game, optimized: nothing of the product reads a docstring or relies on an assert
+    done = subprocess.run([installed["mjtable"], "demo", "--fast"], capture_output=True, text=True, timeout=TIMEOUT,
+                          cwd=installed["cwd"], env={**os.environ, **env}, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0 and "final" in done.stdout, done.stderr
