@@ -27,25 +27,19 @@ ROUNDS = 10  # blocks of table and echo round trips, in turn
 SEEDS = range(7)
 MIB = 1024 * 1024
 
-UNIT = ROOT / "config" / "systemd" / "mjtable.service"
-
-
 def unit_environment() -> dict[str, str]:
     """`mjtable run`'s environment as the shipped systemd unit gives it (its Environment=
     lines over this process's): the board's controller is measured as the board runs it."""
-    return {**os.environ, **dict(line.removeprefix("Environment=").split("=", 1)
-                                 for line in UNIT.read_text().splitlines() if line.startswith("Environment="))}
+    from tests.support.unit import unit_environment
+
+    return {**os.environ, **unit_environment(ROOT / "config" / "systemd" / "mjtable.service")}
 
 
 def compile_for_unit() -> None:
-    """The bytecode the unit's PYTHONOPTIMIZE runs, compiled as docs/INSTALL.md has it done
-    at install (the tree's packages, the environment's and the standard library)."""
-    import sysconfig
+    """The bytecode the unit's PYTHONOPTIMIZE runs, compiled as at install: the tree's packages too."""
+    from tests.support.unit import compile_for_unit
 
-    folders = [ROOT / name for name in ("controller", "firmware_protocol", "config", "sim")]
-    subprocess.run([PYTHON, "-OO", "-m", "compileall", "-q", "-j0", "-x", "/tests?/", *folders,
-                    sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"]], check=True,
-                   stdout=subprocess.DEVNULL)
+    compile_for_unit(PYTHON, *(ROOT / name for name in ("controller", "firmware_protocol", "config", "sim")))
 
 
 def load() -> float:

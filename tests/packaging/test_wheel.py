@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from ..support.unit import compile_for_unit, unit_environment
+
 REPO = Path(__file__).resolve().parents[2]
 SOURCES = ("pyproject.toml", "README.md", "controller", "sim", "firmware_protocol", "protocol_tools", "config")
 TIMEOUT = 120
@@ -105,13 +107,6 @@ def test_client_commands_and_run_default_to_the_installed_config(installed):
     assert done.returncode == 1 and done.stderr.rstrip().endswith(f"that is the api.socket of {shipped}")
 
 
-def _unit_environment(installed) -> dict[str, str]:
-    """The shipped systemd unit's Environment= lines: how the board runs the controller."""
-    unit = (installed["site"] / "mjtable_config" / "systemd" / "mjtable.service").read_text()
-    return dict(line.removeprefix("Environment=").split("=", 1) for line in unit.splitlines()
-                if line.startswith("Environment="))
-
-
 def _run_until_ready(installed, config: Path, env: dict[str, str]) -> str:
     """`mjtable run` on the installed wheel's `mjtable sim --pty`, as the unit runs it but with
     its tree read-only to bytecode (PYTHONDONTWRITEBYTECODE): its log up to "ready", and the
@@ -146,16 +141,14 @@ def _run_until_ready(installed, config: Path, env: dict[str, str]) -> str:
 
 
 def test_the_unit_runs_the_controller_optimized_once_its_bytecode_is_compiled(installed):
-    env = _unit_environment(installed)
+    env = unit_environment(installed["site"] / "mjtable_config" / "systemd" / "mjtable.service")
     assert env["PYTHONOPTIMIZE"] == "2"  # no docstrings: the memory the board is measured with (make bench)
     config = installed["cwd"] / "optimized.yaml"
     before = _run_until_ready(installed, config, env)
     assert re.search(r"WARNING .*\d+ modules \(.*\) had no bytecode compiled for PYTHONOPTIMIZE=2 .* "
                      r"docs/INSTALL.md", before), before
-    # docs/INSTALL.md, step 2: the venv (here its dependencies' folder too, which the .pth adds) and the stdlib
-    venv_lib = installed["python"].parents[1] / "lib"
-    run(installed["python"], "-OO", "-m", "compileall", "-q", "-j0", "-x", "/tests?/", venv_lib,
-        sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"], cwd=installed["cwd"])
+    # docs/INSTALL.md, step 2: the venv (its dependencies' folder, which the .pth adds, too) and the stdlib
+    compile_for_unit(installed["python"], installed["python"].parents[1] / "lib")
     after = _run_until_ready(installed, config, env)
     assert "no bytecode" not in after and "Traceback" not in after, after
     # and a whole game, optimized: nothing of the product reads a docstring or relies on an assert

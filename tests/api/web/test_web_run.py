@@ -143,7 +143,7 @@ def test_a_table_serving_its_page_and_publishing_to_mqtt_loads_no_client_library
             "zipfile"} & imported == set()
 
 
-def test_the_page_and_its_files_come_from_memory_with_no_thread(procs):
+def test_the_page_and_its_files_come_from_memory_with_no_thread_backend(procs):
     """A phone opening the page: each file with its type and entity tag, a revalidation
     answered 304, an unknown file 404 — and the board's controller loads no thread backend
     for it (anyio's, whose worker threads read the files before: 2 MB of resident memory
